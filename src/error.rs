@@ -1,0 +1,95 @@
+//! The one error type of the library.
+
+use thiserror::Error;
+
+/// Everything that can be wrong with a sampler's configuration.
+///
+/// Constructors validate their input and return one of these; sampling itself never fails.
+/// Every message names the offending value so that a command-line tool can print it as is.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The dimension `D` is zero: there is no space to sample.
+    #[error("the dimension must be at least 1, got 0")]
+    ZeroDimension,
+
+    /// A list of per-axis values has the wrong length for the dimension.
+    #[error("{what} has {got} values but the dimension is {expected}")]
+    DimensionMismatch {
+        /// Which list (for example "origin" or "box").
+        what: &'static str,
+        /// The dimension `D`.
+        expected: usize,
+        /// How many values were given.
+        got: usize,
+    },
+
+    /// An origin coordinate is NaN or infinite.
+    #[error("origin coordinate {axis} must be finite, got {value}")]
+    InvalidOrigin {
+        /// The axis (0-based).
+        axis: usize,
+        /// The value given.
+        value: f64,
+    },
+
+    /// A box side is zero, negative, NaN or infinite (an empty or inverted box).
+    #[error("box side {axis} must be finite and > 0, got {value}")]
+    InvalidExtent {
+        /// The axis (0-based).
+        axis: usize,
+        /// The value given.
+        value: f64,
+    },
+
+    /// The upper corner `origin + extent` overflows to infinity.
+    #[error("box axis {axis} reaches past the largest finite number")]
+    BoxOverflow {
+        /// The axis (0-based).
+        axis: usize,
+    },
+
+    /// The Poisson-disk radius is zero, negative, NaN or infinite.
+    #[error("radius must be finite and > 0, got {0}")]
+    InvalidRadius(f64),
+
+    /// A count parameter that must be positive is zero (for example `k`, the attempts per
+    /// active point).
+    #[error("{0} must be at least 1, got 0")]
+    ZeroCount(&'static str),
+
+    /// A real-valued parameter is outside its valid range.
+    #[error("{name} must be {expected}, got {value}")]
+    InvalidParameter {
+        /// The parameter's name.
+        name: &'static str,
+        /// The valid range, in words.
+        expected: &'static str,
+        /// The value given.
+        value: f64,
+    },
+
+    /// The radius is so small for the box that the point set would pass the point limit.
+    #[error(
+        "radius {radius} in this box could place about {estimated_points:.3e} points \
+         ({estimated_bytes:.3e} bytes), over the limit of {limit} points; \
+         use a larger radius, a smaller box, or raise the limit with `with_max_points`"
+    )]
+    TooManyPoints {
+        /// The radius given.
+        radius: f64,
+        /// Upper estimate of the number of points (densest packing of the box).
+        estimated_points: f64,
+        /// What those points would take in memory, in bytes.
+        estimated_bytes: f64,
+        /// The current limit.
+        limit: usize,
+    },
+
+    /// The background grid would have more cells than can be indexed.
+    #[error("the background grid would need about {cells:.3e} cells, more than can be indexed")]
+    GridTooLarge {
+        /// Number of cells the grid would need.
+        cells: f64,
+    },
+}

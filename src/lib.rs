@@ -1,0 +1,43 @@
+//! # poisson-nd
+//!
+//! Poisson-disk (blue-noise) and comparison point samplers in any dimension `D`, behind one
+//! [`Sampler`] trait, deterministic under a seed.
+//!
+//! ```
+//! use poisson_nd::{Bridson, Domain, Sampler};
+//!
+//! // A 3D box with a negative origin, points at least 0.1 apart.
+//! let domain = Domain::new([-1.0, -1.0, 0.0], [2.0, 2.0, 0.5])?;
+//! let set = Bridson::new(domain, 0.1)?.sample_seeded(usize::MAX, 42);
+//! assert!(set.points.iter().all(|p| domain.contains(p)));
+//! # Ok::<(), poisson_nd::Error>(())
+//! ```
+//!
+//! - Samplers: [`Bridson`], [`WhiteNoise`].
+//! - Reproducibility: [`Sampler::sample_seeded`] uses [`rng::PortableRng`]; the same seed,
+//!   configuration and version give bit-identical points on every platform.
+//! - Errors: every constructor validates its input and returns [`Error`]; sampling never
+//!   panics and reports why it stopped in [`PointSet::stop`].
+#![deny(missing_docs)]
+// User input reaches the library's code paths: no unwrap, expect or panic there.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
+pub mod domain;
+pub mod error;
+pub mod grid;
+pub mod point;
+pub mod rng;
+pub mod sampler;
+pub mod samplers;
+
+pub use domain::Domain;
+pub use error::Error;
+pub use grid::GridResolution;
+pub use point::Point;
+pub use sampler::{DEFAULT_MAX_POINTS, DynSampler, PointSet, Sampler, StopReason};
+pub use samplers::{Bridson, WhiteNoise};
