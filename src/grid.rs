@@ -421,6 +421,23 @@ mod tests {
     }
 
     #[test]
+    fn a_close_point_three_fine_cells_away_is_found_in_5d() {
+        let domain = Domain::<5>::unit().unwrap();
+        let r = 0.1;
+        let side = r / 5f64.sqrt();
+        let layout = GridLayout::new(&domain, r, GridResolution::Fine, usize::MAX).unwrap();
+        let mut grid = Grid::new(&layout, 2);
+        let p = [10.98 * side, 0.5, 0.5, 0.5, 0.5];
+        let q = [p[0] + 0.95 * r, 0.5, 0.5, 0.5, 0.5];
+        assert_eq!(layout.cell_of(&q)[0] - layout.cell_of(&p)[0], 3);
+        grid.insert(p);
+        assert!(grid.has_point_within_radius(&q), "a 5^D search would miss this pair");
+        // And just beyond r it is not reported.
+        let far = [p[0] + 1.0001 * r, 0.5, 0.5, 0.5, 0.5];
+        assert!(!grid.has_point_within_radius(&far));
+    }
+
+    #[test]
     fn periodic_offsets_visit_each_cell_once() {
         let offsets = neighbour_offsets::<2>(&[0.5; 2], 1.0, Some(&[2, 2]));
         assert_eq!(offsets.len(), 4);

@@ -1,0 +1,125 @@
+//! The `experiments sample` command, run as a user would run it.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn experiments(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_experiments")).args(args).output().expect("runs")
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("poisson-nd-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn parse_csv(text: &str, dim: usize) -> Vec<Vec<f64>> {
+    let mut lines = text.lines();
+    let header: Vec<String> = (0..dim).map(|i| format!("x{i}")).collect();
+    assert_eq!(lines.next(), Some(header.join(",").as_str()));
+    lines
+        .map(|line| line.split(',').map(|x| x.parse().expect("a number")).collect::<Vec<f64>>())
+        .inspect(|p| assert_eq!(p.len(), dim))
+        .collect()
+}
+
+#[test]
+fn bridson_sets_in_every_dimension_keep_their_distance() {
+    for dim in 1..=8usize {
+        // Radii that give a few hundred to a few thousand points.
+        let radius = [0.002, 0.03, 0.08, 0.15, 0.25, 0.35, 0.4, 0.45][dim - 1];
+        let path = temp_path(&format!("bridson-{dim}.csv"));
+        let out = experiments(&[
+            "sample",
+            "bridson",
+            "--dim",
+            &dim.to_string(),
+            "--radius",
+            &radius.to_string(),
+            "--seed",
+            "7",
+            "--out",
+            path.to_str().expect("utf-8 path"),
+        ]);
+        assert!(out.status.success(), "D={dim}: {}", String::from_utf8_lossy(&out.stderr));
+        let summary = String::from_utf8_lossy(&out.stderr);
+        assert!(summary.starts_with(&format!("bridson D={dim} points=")), "{summary}");
+        let points = parse_csv(&std::fs::read_to_string(&path).expect("written"), dim);
+        assert!(points.len() >= 20, "D={dim}: {} points", points.len());
+        for (i, p) in points.iter().enumerate() {
+            assert!(p.iter().all(|x| (0.0..1.0).contains(x)), "D={dim}: {p:?}");
+            for q in &points[i + 1..] {
+                let d2: f64 = p.iter().zip(q).map(|(a, b)| (a - b).powi(2)).sum();
+                assert!(d2 >= radius * radius, "D={dim}: {p:?} {q:?} closer than {radius}");
+            }
+        }
+    }
+}
+
+#[test]
+fn stdout_output_and_options() {
+    let out = experiments(&[
+        "sample",
+        "white-noise",
+        "--dim",
+        "3",
+        "--n",
+        "5",
+        "--origin",
+        "-1,-2,-3",
+        "--box",
+        "0.5,0.5,0.5",
+        "--seed",
+        "3",
+        "--out",
+        "-",
+    ]);
+    assert!(out.status.success());
+    let points = parse_csv(&String::from_utf8_lossy(&out.stdout), 3);
+    assert_eq!(points.len(), 5);
+    for p in points {
+        assert!((-1.0..-0.5).contains(&p[0]) && (-2.0..-1.5).contains(&p[1]), "{p:?}");
+        assert!((-3.0..-2.5).contains(&p[2]), "{p:?}");
+    }
+    // Without --out nothing is printed to stdout.
+    let quiet = experiments(&["sample", "bridson", "--radius", "0.1", "--periodic", "--k", "5"]);
+    assert!(quiet.status.success());
+    assert!(quiet.stdout.is_empty());
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--radius", "-1"], "radius must be finite and > 0, got -1"),
+        (&["--radius", "nan"], "radius"),
+        (&["--radius", "0.1", "--box", "1,0"], "box side 1"),
+        (&["--radius", "0.1", "--box", "1,1,1"], "box has 3 values but the dimension is 2"),
+        (&["--radius", "0.1", "--dim", "9"], "--dim must be between 1 and 8"),
+        (&["--radius", "0.1", "--dim", "0"], "--dim must be between 1 and 8"),
+        (&["--radius", "1e-9"], "over the limit"),
+        (&["--radius", "0.1", "--k", "0"], "k (attempts per active point) must be at least 1"),
+        (&[], "needs --radius"),
+        (&["--radius", "abc"], "invalid value 'abc'"),
+        (&["--radious", "0.1"], "unexpected argument"),
+    ];
+    for (extra, expected) in cases {
+        let path = temp_path("never.csv");
+        let mut args = vec!["sample", "bridson", "--out", path.to_str().expect("utf-8")];
+        args.extend_from_slice(extra);
+        let out = experiments(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{extra:?}: {stderr}");
+        assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+        assert!(!path.exists(), "{extra:?} wrote a file");
+    }
+    let unknown = experiments(&["sample", "no-such-sampler", "--n", "3"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown sampler 'no-such-sampler'"));
+    let unwritable =
+        experiments(&["sample", "white-noise", "--n", "3", "--out", "/no/such/dir/x.csv"]);
+    assert_eq!(unwritable.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&unwritable.stderr).contains("cannot write /no/such/dir/x.csv")
+    );
+}
