@@ -57,8 +57,13 @@ pub(crate) struct GridLayout<const D: usize> {
     offsets: Vec<[i64; D]>,
     /// The same offsets as differences of linear keys (closed domains).
     key_offsets: Vec<u64>,
+    /// The same offsets grouped into runs of consecutive keys along the last axis, nearest
+    /// run first (closed domains): one occupancy test covers a whole run.
+    rows: Vec<Row>,
     /// Whether cell heads live in a dense array rather than a hash map.
     dense: bool,
+    /// Whether a cell can hold more than one point (coarse cells), so chains must be walked.
+    chained: bool,
     /// Number of keys of the (padded) index space.
     key_count: u64,
 }
@@ -126,6 +131,7 @@ impl<const D: usize> GridLayout<D> {
                 (0..D).fold(0u64, |k, i| k.wrapping_add((o[i] as u64).wrapping_mul(strides[i])))
             })
             .collect();
+        let rows = if domain.is_periodic() { Vec::new() } else { rows_of(&offsets, &strides) };
         let dense = key_count
             .checked_mul(std::mem::size_of::<u32>() as u64)
             .is_some_and(|bytes| bytes <= dense_limit_bytes as u64);
@@ -139,7 +145,9 @@ impl<const D: usize> GridLayout<D> {
             strides,
             offsets,
             key_offsets,
+            rows,
             dense,
+            chained: resolution == GridResolution::Coarse,
             key_count,
         })
     }
@@ -160,8 +168,9 @@ impl<const D: usize> GridLayout<D> {
         let origin = self.domain.origin();
         let mut cell = [0u64; D];
         for i in 0..D {
-            let c = ((p[i] - origin[i]) * self.inverse_side[i]).max(0.0) as u64;
-            cell[i] = c.min(self.cells[i] - 1);
+            // Via i64: the float-to-signed conversion is one instruction, to unsigned is not.
+            let c = ((p[i] - origin[i]) * self.inverse_side[i]) as i64;
+            cell[i] = (c.max(0) as u64).min(self.cells[i] - 1);
         }
         cell
     }
@@ -170,6 +179,40 @@ impl<const D: usize> GridLayout<D> {
     fn key_of(&self, cell: &[u64; D]) -> u64 {
         (0..D).map(|i| (cell[i] + self.padding[i]) * self.strides[i]).sum()
     }
+}
+
+/// A run of neighbour cells with consecutive keys: `len` cells from `start` (a key offset).
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    start: u64,
+    len: u32,
+}
+
+/// Groups offsets (sorted nearest first) into runs along the last axis. For fixed leading
+/// coordinates the bound grows with |d_last|, so each group is one interval of d_last; groups
+/// keep the order of their nearest member.
+fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row> {
+    let mut groups: Vec<([i64; D], i64, i64)> = Vec::new();
+    for o in offsets {
+        let mut prefix = *o;
+        prefix[D - 1] = 0;
+        match groups.iter_mut().find(|g| g.0 == prefix) {
+            Some(group) => {
+                group.1 = group.1.min(o[D - 1]);
+                group.2 = group.2.max(o[D - 1]);
+            }
+            None => groups.push((prefix, o[D - 1], o[D - 1])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(mut prefix, low, high)| {
+            prefix[D - 1] = low;
+            let start = (0..D)
+                .fold(0u64, |k, i| k.wrapping_add((prefix[i] as u64).wrapping_mul(strides[i])));
+            Row { start, len: (high - low + 1) as u32 }
+        })
+        .collect()
 }
 
 /// The neighbour offsets, in cells, that can hold a point closer than `radius` to a point of
@@ -223,7 +266,7 @@ pub(crate) fn neighbour_offsets<const D: usize>(
 
 /// A fast hasher for cell keys (multiplicative hashing with a final fold).
 #[derive(Debug, Default, Clone, Copy)]
-struct CellKeyHasher(u64);
+pub(crate) struct CellKeyHasher(u64);
 
 impl Hasher for CellKeyHasher {
     fn finish(&self) -> u64 {
@@ -239,35 +282,131 @@ impl Hasher for CellKeyHasher {
     }
 }
 
+/// Where a grid keeps the newest point of each cell. The two implementations are separate
+/// types, not an enum, so that the sampling loop is compiled once for each and the lookup in
+/// its innermost loop has no branch on the storage kind.
+pub(crate) trait CellHeads {
+    /// Empty storage for `layout`, ready for about `capacity` points.
+    fn for_layout<const D: usize>(layout: &GridLayout<D>, capacity: usize) -> Self;
+    /// The newest point of cell `key`, or NONE.
+    fn head(&self, key: u64) -> u32;
+    /// The slot for cell `key`'s newest point (created empty if missing).
+    fn head_mut(&mut self, key: u64) -> &mut u32;
+    /// Calls `visit` with the newest point of each occupied neighbour cell of cell `base` in
+    /// a closed domain, nearest first, until it returns true; returns whether it did.
+    fn any_neighbour<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        visit: impl FnMut(u32) -> bool,
+    ) -> bool;
+}
+
+/// Cell heads in an array over the whole (padded) index space, with an occupancy bitmap.
+///
+/// The bitmap (one bit per cell) stays in cache where the heads do not, and one read of it
+/// tests a whole run of neighbour cells: most neighbour cells are empty (nine in ten for fine
+/// cells in 3D), and they now cost neither a memory access nor a branch each.
 #[derive(Debug)]
-enum Heads {
-    Dense(Vec<u32>),
-    Sparse(HashMap<u64, u32, BuildHasherDefault<CellKeyHasher>>),
+pub(crate) struct DenseHeads {
+    heads: Vec<u32>,
+    occupied: Vec<u64>,
+}
+
+impl DenseHeads {
+    /// The occupancy bits of `len` (≤ 64) cells from `key` on, lowest bit first.
+    #[inline(always)]
+    fn occupancy(&self, key: u64, len: u32) -> u64 {
+        let word = (key >> 6) as usize;
+        // The bitmap has a spare word at the end, so `word + 1` is always in range.
+        let pair = (self.occupied[word + 1] as u128) << 64 | self.occupied[word] as u128;
+        ((pair >> (key & 63)) as u64) & (u64::MAX >> (64 - len))
+    }
+}
+
+impl CellHeads for DenseHeads {
+    fn for_layout<const D: usize>(layout: &GridLayout<D>, _capacity: usize) -> Self {
+        let cells = layout.key_count as usize;
+        DenseHeads { heads: vec![NONE; cells], occupied: vec![0; cells / 64 + 2] }
+    }
+    #[inline(always)]
+    fn head(&self, key: u64) -> u32 {
+        self.heads[key as usize]
+    }
+    #[inline(always)]
+    fn head_mut(&mut self, key: u64) -> &mut u32 {
+        self.occupied[(key >> 6) as usize] |= 1 << (key & 63);
+        &mut self.heads[key as usize]
+    }
+    #[inline(always)]
+    fn any_neighbour<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        mut visit: impl FnMut(u32) -> bool,
+    ) -> bool {
+        for row in &layout.rows {
+            let first = base.wrapping_add(row.start);
+            let mut bits = self.occupancy(first, row.len);
+            while bits != 0 {
+                if visit(self.heads[(first + bits.trailing_zeros() as u64) as usize]) {
+                    return true;
+                }
+                bits &= bits - 1;
+            }
+        }
+        false
+    }
+}
+
+/// Cell heads in a hash map: memory follows the number of points, not the box volume.
+#[derive(Debug)]
+pub(crate) struct HashedHeads(HashMap<u64, u32, BuildHasherDefault<CellKeyHasher>>);
+
+impl CellHeads for HashedHeads {
+    fn for_layout<const D: usize>(_layout: &GridLayout<D>, capacity: usize) -> Self {
+        let mut map = HashMap::default();
+        map.reserve(capacity);
+        HashedHeads(map)
+    }
+    #[inline(always)]
+    fn head(&self, key: u64) -> u32 {
+        self.0.get(&key).copied().unwrap_or(NONE)
+    }
+    #[inline(always)]
+    fn head_mut(&mut self, key: u64) -> &mut u32 {
+        self.0.entry(key).or_insert(NONE)
+    }
+    #[inline(always)]
+    fn any_neighbour<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        mut visit: impl FnMut(u32) -> bool,
+    ) -> bool {
+        layout.key_offsets.iter().any(|&delta| match self.0.get(&base.wrapping_add(delta)) {
+            Some(&head) => visit(head),
+            None => false,
+        })
+    }
 }
 
 /// The points of one sampling run, bucketed by cell.
 #[derive(Debug)]
-pub(crate) struct Grid<'a, const D: usize> {
+pub(crate) struct Grid<'a, const D: usize, H> {
     layout: &'a GridLayout<D>,
-    heads: Heads,
-    /// For each point, the previous point of its cell (or NONE).
+    heads: H,
+    /// For each point, the previous point of its cell (or NONE). Only coarse cells read it.
     previous: Vec<u32>,
     points: Vec<Point<D>>,
 }
 
-impl<'a, const D: usize> Grid<'a, D> {
+impl<'a, const D: usize, H: CellHeads> Grid<'a, D, H> {
     /// An empty grid; `capacity` points are reserved up front.
     pub(crate) fn new(layout: &'a GridLayout<D>, capacity: usize) -> Self {
-        let heads = if layout.dense {
-            Heads::Dense(vec![NONE; layout.key_count as usize])
-        } else {
-            let mut map = HashMap::default();
-            map.reserve(capacity);
-            Heads::Sparse(map)
-        };
         Grid {
             layout,
-            heads,
+            heads: H::for_layout(layout, capacity),
             previous: Vec::with_capacity(capacity),
             points: Vec::with_capacity(capacity),
         }
@@ -283,14 +422,6 @@ impl<'a, const D: usize> Grid<'a, D> {
         self.points
     }
 
-    #[inline]
-    fn head(&self, key: u64) -> u32 {
-        match &self.heads {
-            Heads::Dense(cells) => cells[key as usize],
-            Heads::Sparse(map) => map.get(&key).copied().unwrap_or(NONE),
-        }
-    }
-
     /// Whether any stored point is closer than r to `p` (toroidally in a periodic domain).
     /// `p` must lie inside the domain.
     #[inline]
@@ -298,43 +429,46 @@ impl<'a, const D: usize> Grid<'a, D> {
         let layout = self.layout;
         let cell = layout.cell_of(p);
         if layout.domain.is_periodic() {
-            for offset in &layout.offsets {
+            let toroidal = |a: &Point<D>, b: &Point<D>| layout.domain.distance_squared(a, b);
+            layout.offsets.iter().any(|offset| {
                 let mut key = 0;
                 for i in 0..D {
                     let n = layout.cells[i] as i64;
                     key += (cell[i] as i64 + offset[i]).rem_euclid(n) as u64 * layout.strides[i];
                 }
-                if self.chain_has_point_within_radius(key, p, true) {
-                    return true;
-                }
-            }
+                let head = self.heads.head(key);
+                head != NONE && self.chain_has_point_within_radius(head, p, toroidal)
+            })
         } else {
-            let base = layout.key_of(&cell);
-            for &delta in &layout.key_offsets {
-                if self.chain_has_point_within_radius(base.wrapping_add(delta), p, false) {
-                    return true;
-                }
-            }
+            self.heads.any_neighbour(layout, layout.key_of(&cell), |head| {
+                self.chain_has_point_within_radius(head, p, distance_squared)
+            })
         }
-        false
     }
 
-    #[inline]
-    fn chain_has_point_within_radius(&self, key: u64, p: &Point<D>, periodic: bool) -> bool {
-        let mut index = self.head(key);
-        while index != NONE {
-            let q = &self.points[index as usize];
-            let d2 = if periodic {
-                self.layout.domain.distance_squared(p, q)
-            } else {
-                distance_squared(p, q)
-            };
-            if d2 < self.layout.radius_squared {
+    /// Whether the point `head` or, in coarse cells, an earlier point of its cell is closer
+    /// than r to `p`.
+    #[inline(always)]
+    fn chain_has_point_within_radius(
+        &self,
+        head: u32,
+        p: &Point<D>,
+        distance_squared: impl Fn(&Point<D>, &Point<D>) -> f64,
+    ) -> bool {
+        let mut index = head;
+        loop {
+            if distance_squared(p, &self.points[index as usize]) < self.layout.radius_squared {
                 return true;
             }
+            if !self.layout.chained {
+                // A fine cell holds one point: skip the read of its (empty) chain.
+                return false;
+            }
             index = self.previous[index as usize];
+            if index == NONE {
+                return false;
+            }
         }
-        false
     }
 
     /// Stores `p` (inside the domain) without checking distances; returns its index.
@@ -342,10 +476,7 @@ impl<'a, const D: usize> Grid<'a, D> {
     pub(crate) fn insert(&mut self, p: Point<D>) -> u32 {
         let key = self.layout.key_of(&self.layout.cell_of(&p));
         let index = self.points.len() as u32;
-        let slot = match &mut self.heads {
-            Heads::Dense(cells) => &mut cells[key as usize],
-            Heads::Sparse(map) => map.entry(key).or_insert(NONE),
-        };
+        let slot = self.heads.head_mut(key);
         self.previous.push(*slot);
         *slot = index;
         self.points.push(p);
@@ -426,7 +557,7 @@ mod tests {
         let r = 0.1;
         let side = r / 5f64.sqrt();
         let layout = GridLayout::new(&domain, r, GridResolution::Fine, usize::MAX).unwrap();
-        let mut grid = Grid::new(&layout, 2);
+        let mut grid = Grid::<5, DenseHeads>::new(&layout, 2);
         let p = [10.98 * side, 0.5, 0.5, 0.5, 0.5];
         let q = [p[0] + 0.95 * r, 0.5, 0.5, 0.5, 0.5];
         assert_eq!(layout.cell_of(&q)[0] - layout.cell_of(&p)[0], 3);

@@ -123,6 +123,9 @@ pub trait DynSampler<const D: usize>: Send + Sync {
     fn dyn_min_distance(&self) -> Option<f64>;
     /// See [`Sampler::sample`].
     fn dyn_sample(&self, n: usize, rng: &mut dyn Rng) -> PointSet<D>;
+    /// See [`Sampler::sample_seeded`]; the generator is not behind a `dyn`, so this runs at
+    /// full speed.
+    fn dyn_sample_seeded(&self, n: usize, seed: u64) -> PointSet<D>;
 }
 
 impl<const D: usize, S: Sampler<D>> DynSampler<D> for S {
@@ -138,6 +141,9 @@ impl<const D: usize, S: Sampler<D>> DynSampler<D> for S {
     fn dyn_sample(&self, n: usize, rng: &mut dyn Rng) -> PointSet<D> {
         self.sample(n, rng)
     }
+    fn dyn_sample_seeded(&self, n: usize, seed: u64) -> PointSet<D> {
+        self.sample_seeded(n, seed)
+    }
 }
 
 impl<const D: usize> Sampler<D> for Box<dyn DynSampler<D>> {
@@ -152,5 +158,8 @@ impl<const D: usize> Sampler<D> for Box<dyn DynSampler<D>> {
     }
     fn sample<R: Rng + ?Sized>(&self, n: usize, mut rng: &mut R) -> PointSet<D> {
         self.as_ref().dyn_sample(n, &mut rng)
+    }
+    fn sample_seeded(&self, n: usize, seed: u64) -> PointSet<D> {
+        self.as_ref().dyn_sample_seeded(n, seed)
     }
 }

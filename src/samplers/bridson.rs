@@ -2,7 +2,9 @@
 
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::{Grid, GridLayout, GridResolution, MAX_GRID_POINTS};
+use crate::grid::{
+    CellHeads, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads, MAX_GRID_POINTS,
+};
 use crate::point::Point;
 use crate::rng::{standard_normal_pair, uniform_index, uniform_symmetric, uniform01};
 use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
@@ -241,26 +243,42 @@ impl<const D: usize> Sampler<D> for Bridson<D> {
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
         let target = n.min(self.max_points);
-        let limit_stop =
-            if target == n { StopReason::TargetReached } else { StopReason::PointLimit };
-        let mut attempts = 0u64;
-        let finish =
-            |points, stop, attempts| PointSet { points, domain: self.domain, stop, attempts };
-        if target == 0 {
-            return finish(Vec::new(), limit_stop, 0);
-        }
+        let (points, exhausted, attempts) = if target == 0 {
+            (Vec::new(), false, 0)
+        } else if self.layout.is_dense() {
+            self.fill::<DenseHeads, R>(target, rng)
+        } else {
+            self.fill::<HashedHeads, R>(target, rng)
+        };
+        let stop = if exhausted {
+            StopReason::Exhausted
+        } else if target == n {
+            StopReason::TargetReached
+        } else {
+            StopReason::PointLimit
+        };
+        PointSet { points, domain: self.domain, stop, attempts }
+    }
+}
 
+impl<const D: usize> Bridson<D> {
+    /// The algorithm proper, compiled once per cell storage. Returns the points, whether the
+    /// active list emptied before `target` points, and the candidates drawn.
+    fn fill<H: CellHeads, R: Rng + ?Sized>(
+        &self,
+        target: usize,
+        rng: &mut R,
+    ) -> (Vec<Point<D>>, bool, u64) {
         let estimate = max_points_estimate(&self.domain, self.radius) as usize;
-        let mut grid = Grid::new(&self.layout, target.min(estimate).min(1 << 20));
-        let mut active: Vec<u32> = Vec::new();
-
-        active.push(grid.insert(self.domain.uniform_point(rng)));
-        attempts += 1;
+        let mut grid = Grid::<D, H>::new(&self.layout, target.min(estimate));
+        let mut active: Vec<u32> = vec![grid.insert(self.domain.uniform_point(rng))];
+        let mut attempts = 1u64;
 
         while grid.points().len() < target {
-            let Some(slot) = (!active.is_empty()).then(|| uniform_index(rng, active.len())) else {
-                return finish(grid.into_points(), StopReason::Exhausted, attempts);
-            };
+            if active.is_empty() {
+                return (grid.into_points(), true, attempts);
+            }
+            let slot = uniform_index(rng, active.len());
             let centre = grid.points()[active[slot] as usize];
             let mut accepted = false;
             for _ in 0..self.attempts {
@@ -278,6 +296,6 @@ impl<const D: usize> Sampler<D> for Bridson<D> {
                 active.swap_remove(slot);
             }
         }
-        finish(grid.into_points(), limit_stop, attempts)
+        (grid.into_points(), false, attempts)
     }
 }
