@@ -6,7 +6,7 @@ use crate::grid::{
     CellHeads, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads, MAX_GRID_POINTS,
 };
 use crate::point::Point;
-use crate::rng::{standard_normal_pair, uniform_index, uniform_symmetric, uniform01};
+use crate::rng::{fill_symmetric_32, standard_normal_pair, uniform_index, uniform01};
 use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
 use rand::Rng;
 
@@ -156,18 +156,15 @@ impl<const D: usize> Bridson<D> {
         let mut v = [0.0; D];
         if D <= 4 {
             // Rejection from the cube [-2r, 2r)^D: accepts 59% in 2D, 29% in 4D, no
-            // transcendental functions.
+            // transcendental functions. `v` is the offset in units of 2r.
             loop {
-                let mut norm2 = 0.0;
-                for x in v.iter_mut() {
-                    *x = 2.0 * uniform_symmetric(rng);
-                    norm2 += *x * *x;
-                }
-                if (1.0..4.0).contains(&norm2) {
+                fill_symmetric_32(rng, &mut v);
+                let norm2: f64 = v.iter().map(|x| x * x).sum();
+                if (0.25..1.0).contains(&norm2) {
                     break;
                 }
             }
-            std::array::from_fn(|i| centre[i] + r * v[i])
+            std::array::from_fn(|i| centre[i] + 2.0 * r * v[i])
         } else {
             // Gaussian direction, radius by inverting the shell's volume CDF.
             let mut norm2 = 0.0;
