@@ -255,7 +255,7 @@ impl<const D: usize> NearestGrid<D> {
     /// that side (periodic: the nearer face). A cell whose bound reaches the nearest distance
     /// found is skipped, and the search ends after ring ℓ when every cell outside it is that
     /// far (ℓ·side + gap along some axis), or when every cell was searched
-    /// (docs/algorithms-samplers.md).
+    /// (docs/algorithms.md, "Best candidate").
     fn nearest_beyond(&self, points: &[Point<D>], p: &Point<D>, threshold: f64) -> Option<f64> {
         let centre = self.cell_of(p);
         let origin = self.domain.origin();
