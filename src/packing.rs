@@ -9,6 +9,23 @@ use crate::grid::check_grid_point_limit;
 const PACKING_FRACTION: [f64; 9] =
     [1.0, 1.0, 0.906_900, 0.740_480, 0.616_850, 0.465_260, 0.372_950, 0.295_300, 0.253_670];
 
+/// Validates the radius of a radius-driven sampler with the point limit `max_points`: `D ≥ 1`,
+/// a finite positive radius, and a point limit that holds the densest packing at that radius
+/// (see [`check_max_points`]).
+pub(crate) fn check_radius<const D: usize>(
+    domain: &Domain<D>,
+    radius: f64,
+    max_points: usize,
+) -> Result<(), Error> {
+    if D == 0 {
+        return Err(Error::ZeroDimension);
+    }
+    if !(radius.is_finite() && radius > 0.0) {
+        return Err(Error::InvalidRadius(radius));
+    }
+    check_max_points(domain, radius, max_points)
+}
+
 /// Validates a point limit for a sampler that keeps its points in a background grid:
 /// at least 1, no more than the grid can index, and large enough for the densest packing
 /// of the box at `radius`.

@@ -3,7 +3,7 @@
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::grid::{Grid, GridLayout, GridResolution};
-use crate::packing::{check_max_points, max_points_estimate};
+use crate::packing::{check_max_points, check_radius, max_points_estimate};
 use crate::point::Point;
 use crate::rng::{standard_normal_pair, uniform_index, uniform_symmetric, uniform01};
 use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
@@ -56,15 +56,9 @@ impl<const D: usize> Bridson<D> {
     /// Errors: `D = 0`, a radius that is not finite and positive, or a radius so small for
     /// the box that the densest packing would pass the point limit.
     pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
-        if D == 0 {
-            return Err(Error::ZeroDimension);
-        }
-        if !(radius.is_finite() && radius > 0.0) {
-            return Err(Error::InvalidRadius(radius));
-        }
         let resolution = GridResolution::default_for(D);
         let max_points = DEFAULT_MAX_POINTS;
-        check_max_points(&domain, radius, max_points)?;
+        check_radius(&domain, radius, max_points)?;
         let layout = GridLayout::new(&domain, radius, resolution, DEFAULT_DENSE_GRID_LIMIT)?;
         Ok(Bridson {
             domain,

@@ -3,7 +3,7 @@
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::grid::{Grid, GridLayout, GridResolution};
-use crate::packing::{check_max_points, max_points_estimate};
+use crate::packing::{check_max_points, check_radius, max_points_estimate};
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
 use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
 use crate::samplers::bridson::DEFAULT_DENSE_GRID_LIMIT;
@@ -70,13 +70,7 @@ impl<const D: usize> DartThrowing<D> {
     /// Errors: `D = 0`, a radius that is not finite and positive, or a radius so small for
     /// the box that the densest packing would pass the point limit.
     pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
-        if D == 0 {
-            return Err(Error::ZeroDimension);
-        }
-        if !(radius.is_finite() && radius > 0.0) {
-            return Err(Error::InvalidRadius(radius));
-        }
-        check_max_points(&domain, radius, DEFAULT_MAX_POINTS)?;
+        check_radius(&domain, radius, DEFAULT_MAX_POINTS)?;
         Ok(DartThrowing {
             domain,
             radius,
