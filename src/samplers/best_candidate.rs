@@ -33,7 +33,7 @@ pub const DEFAULT_CANDIDATES: u32 = 10;
 /// closer point can remain, skipping cells too far to matter, and abandoned as soon as a
 /// candidate cannot beat the best one so far. That is O(1) expected work per candidate for a
 /// fixed D, O(N·m) for N points with a fixed `m` (100 000 points in 2D with m = 10 take
-/// about half a second), and O(N²·m) with growing candidates. The constant grows like 3^D:
+/// well under a second), and O(N²·m) with growing candidates. The constant grows like 3^D:
 /// in 8D, below some 10^5 points, the grid saves little over scanning every point.
 /// Memory O(N).
 ///
