@@ -13,7 +13,10 @@
 //! # Ok::<(), poisson_nd::Error>(())
 //! ```
 //!
-//! - Samplers: [`Bridson`], [`WhiteNoise`].
+//! - Poisson-disk samplers (a minimum distance is guaranteed): [`Bridson`], [`DartThrowing`]
+//!   (naive or grid-accelerated).
+//! - Comparison samplers (no minimum distance): [`BestCandidate`], [`Halton`] (plain or
+//!   randomized), [`JitteredGrid`], [`WhiteNoise`].
 //! - Reproducibility: [`Sampler::sample_seeded`] uses [`rng::PortableRng`]; the same seed,
 //!   configuration and version give bit-identical points on every platform.
 //! - Errors: every constructor validates its input and returns [`Error`]; sampling never
@@ -30,6 +33,7 @@ struct ReadmeDoctests;
 pub mod domain;
 pub mod error;
 pub mod grid;
+mod packing;
 pub mod point;
 pub mod rng;
 pub mod sampler;
@@ -40,4 +44,4 @@ pub use error::Error;
 pub use grid::GridResolution;
 pub use point::Point;
 pub use sampler::{DEFAULT_MAX_POINTS, DynSampler, PointSet, Sampler, StopReason};
-pub use samplers::{Bridson, WhiteNoise};
+pub use samplers::{BestCandidate, Bridson, DartThrowing, Halton, JitteredGrid, WhiteNoise};

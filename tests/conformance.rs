@@ -6,14 +6,35 @@
 //! `Box<dyn DynSampler>`); different seeds → different output; exactly `n` points where the
 //! sampler promises it; and, where the sampler promises a minimum distance, the exact
 //! minimum pairwise distance (brute force, toroidal when periodic) is at least that.
+//!
+//! A deterministic sampler, which never reads the generator, skips "different seeds →
+//! different output" explicitly with `seed_dependent = false, reason = "..."`; it is then
+//! checked for the opposite, that every seed gives the same output.
 
 mod common;
 
 use common::{awkward_box, close_pair, radius_for_about};
-use poisson_nd::{Bridson, Domain, DynSampler, Sampler, StopReason, WhiteNoise};
+use poisson_nd::{
+    BestCandidate, Bridson, DartThrowing, Domain, DynSampler, GridResolution, Halton, JitteredGrid,
+    Sampler, StopReason, WhiteNoise,
+};
+
+/// Whether a sampler's output depends on the generator.
+#[derive(Debug, Clone, Copy)]
+enum Seeds {
+    /// Different seeds must give different output.
+    Matter,
+    /// The sampler is deterministic, for the reason given: every seed gives the same output.
+    Ignored(&'static str),
+}
 
 /// Runs every check for one sampler in one domain.
-fn check<const D: usize, S: Sampler<D> + 'static>(sampler: S, n: usize, exact_count: bool) {
+fn check<const D: usize, S: Sampler<D> + 'static>(
+    sampler: S,
+    n: usize,
+    exact_count: bool,
+    seeds: Seeds,
+) {
     let domain = *sampler.domain();
     let label = format!("{} D={D} periodic={}", sampler.name(), domain.is_periodic());
 
@@ -46,7 +67,14 @@ fn check<const D: usize, S: Sampler<D> + 'static>(sampler: S, n: usize, exact_co
     assert_eq!(a.points, through_dyn.points, "{label}: dyn mirror differs");
 
     let other = boxed.sample_seeded(n, 12);
-    assert_ne!(a.points, other.points, "{label}: different seeds, same output");
+    match seeds {
+        Seeds::Matter => {
+            assert_ne!(a.points, other.points, "{label}: different seeds, same output")
+        }
+        Seeds::Ignored(reason) => {
+            assert_eq!(a.points, other.points, "{label}: declared seed-independent ({reason})")
+        }
+    }
 
     if let Some(r) = boxed.min_distance() {
         let pair = close_pair(&domain, &a.points, r);
@@ -56,15 +84,22 @@ fn check<const D: usize, S: Sampler<D> + 'static>(sampler: S, n: usize, exact_co
 
 macro_rules! conformance {
     ($module:ident, $factory:ident, n = $n:expr, exact_count = $exact:expr) => {
+        conformance!(@suite $module, $factory, $n, $exact, Seeds::Matter);
+    };
+    ($module:ident, $factory:ident, n = $n:expr, exact_count = $exact:expr,
+     seed_dependent = false, reason = $reason:literal) => {
+        conformance!(@suite $module, $factory, $n, $exact, Seeds::Ignored($reason));
+    };
+    (@suite $module:ident, $factory:ident, $n:expr, $exact:expr, $seeds:expr) => {
         mod $module {
             use super::*;
 
             fn run<const D: usize>() {
                 let closed = awkward_box::<D>();
-                check(super::$factory::<D>(closed), $n, $exact);
-                check(super::$factory::<D>(closed.periodic()), $n, $exact);
+                check(super::$factory::<D>(closed), $n, $exact, $seeds);
+                check(super::$factory::<D>(closed.periodic()), $n, $exact, $seeds);
                 let unit = Domain::<D>::unit().expect("unit box");
-                check(super::$factory::<D>(unit.periodic()), $n, $exact);
+                check(super::$factory::<D>(unit.periodic()), $n, $exact, $seeds);
             }
 
             #[test]
@@ -114,3 +149,49 @@ fn white_noise<const D: usize>(domain: Domain<D>) -> WhiteNoise<D> {
     WhiteNoise::new(domain)
 }
 conformance!(white_noise_suite, white_noise, n = 300, exact_count = true);
+
+fn dart_throwing<const D: usize>(domain: Domain<D>) -> DartThrowing<D> {
+    // Fewer misses than the default keep the suite fast; saturation is tested elsewhere.
+    DartThrowing::new(domain, radius_for_about(&domain, 400.0))
+        .and_then(|s| s.with_max_misses(1_000))
+        .expect("valid dart throwing")
+}
+conformance!(dart_throwing_suite, dart_throwing, n = usize::MAX, exact_count = false);
+
+fn dart_throwing_grid<const D: usize>(domain: Domain<D>) -> DartThrowing<D> {
+    dart_throwing(domain).with_grid(GridResolution::default_for(D)).expect("valid grid")
+}
+conformance!(dart_throwing_grid_suite, dart_throwing_grid, n = usize::MAX, exact_count = false);
+
+fn best_candidate<const D: usize>(domain: Domain<D>) -> BestCandidate<D> {
+    BestCandidate::new(domain)
+}
+conformance!(best_candidate_suite, best_candidate, n = 300, exact_count = true);
+
+fn best_candidate_growing<const D: usize>(domain: Domain<D>) -> BestCandidate<D> {
+    BestCandidate::new(domain).with_candidates(2).expect("m > 0").with_growing_candidates(true)
+}
+conformance!(best_candidate_growing_suite, best_candidate_growing, n = 150, exact_count = true);
+
+fn halton<const D: usize>(domain: Domain<D>) -> Halton<D> {
+    Halton::new(domain).expect("D <= 64")
+}
+conformance!(
+    halton_suite,
+    halton,
+    n = 300,
+    exact_count = true,
+    seed_dependent = false,
+    reason = "the plain Halton sequence is deterministic and never reads the generator"
+);
+
+fn halton_randomized<const D: usize>(domain: Domain<D>) -> Halton<D> {
+    halton(domain).randomized()
+}
+conformance!(halton_randomized_suite, halton_randomized, n = 300, exact_count = true);
+
+fn jittered_grid<const D: usize>(domain: Domain<D>) -> JitteredGrid<D> {
+    JitteredGrid::new(domain)
+}
+// The count is the number of grid cells, at most n (see JitteredGrid).
+conformance!(jittered_grid_suite, jittered_grid, n = 300, exact_count = false);

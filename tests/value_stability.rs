@@ -4,7 +4,10 @@
 //! deliberate and written in CHANGELOG.md (then update the pins).
 //! The literals are Rust's shortest round-trip forms, so `==` compares exact bits.
 
-use poisson_nd::{Bridson, Domain, Point, Sampler, WhiteNoise};
+use poisson_nd::{
+    BestCandidate, Bridson, DartThrowing, Domain, GridResolution, Halton, JitteredGrid, Point,
+    Sampler, WhiteNoise,
+};
 
 fn unit<const D: usize>() -> Domain<D> {
     Domain::unit().expect("unit box")
@@ -80,6 +83,89 @@ fn white_noise_2d() {
             [0.8143051451229099, 0.3188210400616611],
             [0.9838941681774888, 0.7011355981347556],
             [0.793504489691729, 0.5880984664675596],
+        ],
+    );
+}
+
+#[test]
+fn dart_throwing_2d_naive_and_grid() {
+    // r = 0.3: the third dart is rejected, so the pins cover a rejection too.
+    let naive = DartThrowing::new(unit::<2>(), 0.3).expect("valid");
+    let grid = naive.clone().with_grid(GridResolution::Fine).expect("valid");
+    for sampler in [naive, grid] {
+        let set = sampler.sample_seeded(3, 42);
+        assert_pinned(
+            sampler.name(),
+            &set.points,
+            &[
+                [0.8143051451229099, 0.3188210400616611],
+                [0.9838941681774888, 0.7011355981347556],
+                [0.1253524420627421, 0.6051224486571726],
+            ],
+        );
+        assert_eq!(set.attempts, 4, "{}: attempts of seed 42 changed", sampler.name());
+    }
+}
+
+#[test]
+fn best_candidate_2d() {
+    let set = BestCandidate::new(unit::<2>()).sample_seeded(3, 42);
+    assert_pinned(
+        "best candidate 2D",
+        &set.points,
+        &[
+            [0.8143051451229099, 0.3188210400616611],
+            [0.2077171716233216, 0.9333471176448307],
+            [0.984228889305789, 0.7154256860419084],
+        ],
+    );
+}
+
+#[test]
+fn best_candidate_3d_periodic_offset_box() {
+    let domain = Domain::new([-1.0, 0.0, 2.0], [2.0, 1.0, 0.5]).expect("valid").periodic();
+    let set = BestCandidate::new(domain).sample_seeded(3, 42);
+    assert_pinned(
+        "best candidate 3D periodic",
+        &set.points,
+        &[
+            [0.6286102902458197, 0.3188210400616611, 2.4919470840887445],
+            [-0.7492951158745158, 0.6051224486571726, 2.1038585858116607],
+            [-0.06536337013199556, 0.5917061867514922, 2.0238521077592813],
+        ],
+    );
+}
+
+#[test]
+fn halton_2d_plain_and_randomized() {
+    let plain = Halton::new(unit::<2>()).expect("valid");
+    assert_pinned(
+        "halton 2D",
+        &plain.sample_seeded(3, 42).points,
+        &[[0.5, 0.3333333333333333], [0.25, 0.6666666666666666], [0.75, 0.1111111111111111]],
+    );
+    assert_pinned(
+        "halton-randomized 2D",
+        &plain.randomized().sample_seeded(3, 42).points,
+        &[
+            [0.7598700752172801, 0.401284660723736],
+            [0.009870075217280134, 0.7346179940570694],
+            [0.5098700752172801, 0.29017354961262487],
+        ],
+    );
+}
+
+#[test]
+fn jittered_grid_2d() {
+    // n = 4: a 2 × 2 grid, first axis fastest.
+    let set = JitteredGrid::new(unit::<2>()).sample_seeded(4, 42);
+    assert_pinned(
+        "jittered grid 2D",
+        &set.points[..3],
+        &[
+            [0.40715257256145493, 0.15941052003083056],
+            [0.9919470840887443, 0.3505677990673778],
+            [0.3967522448458645, 0.7940492332337798],
         ],
     );
 }

@@ -29,7 +29,8 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct SampleArgs {
-    /// The sampler: bridson, white-noise.
+    /// The sampler: bridson, dart-throwing, dart-throwing-grid, best-candidate, halton,
+    /// halton-randomized, jittered-grid, white-noise.
     sampler: String,
     /// Dimension, 1 to 8.
     #[arg(long, default_value_t = 2)]
@@ -55,6 +56,21 @@ struct SampleArgs {
     /// Attempts per active point (Bridson's k).
     #[arg(long)]
     k: Option<u32>,
+    /// Dart throwing: rejections in a row that end the run (default 10000).
+    #[arg(long)]
+    max_misses: Option<u64>,
+    /// Best candidate: candidates per point, m (default 10).
+    #[arg(long)]
+    candidates: Option<u32>,
+    /// Best candidate: m·i candidates for the i-th point (Mitchell 1991) instead of m.
+    #[arg(long)]
+    growing_candidates: bool,
+    /// Halton: skip this many indices at the start (the first point has index 1 + skip).
+    #[arg(long)]
+    skip: Option<u64>,
+    /// Halton: scramble with random digit permutations drawn from the seed.
+    #[arg(long)]
+    randomize: bool,
     /// Output CSV file, "-" for standard output; nothing is written without it.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -96,7 +112,15 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
     if args.periodic {
         domain = domain.periodic();
     }
-    let params = SamplerParams { radius: args.radius, attempts: args.k };
+    let params = SamplerParams {
+        radius: args.radius,
+        attempts: args.k,
+        max_misses: args.max_misses,
+        candidates: args.candidates,
+        growing_candidates: args.growing_candidates,
+        skip: args.skip,
+        randomize: args.randomize,
+    };
     let sampler =
         registry::build::<D>(&args.sampler, domain, &params).map_err(|e| e.to_string())?;
     let n = match (args.n, sampler.min_distance()) {

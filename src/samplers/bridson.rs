@@ -2,9 +2,8 @@
 
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::{
-    CellHeads, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads, MAX_GRID_POINTS,
-};
+use crate::grid::{CellHeads, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads};
+use crate::packing::{check_max_points, check_radius, max_points_estimate};
 use crate::point::Point;
 use crate::rng::{fill_symmetric_32, standard_normal_pair, uniform_index, uniform01};
 use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
@@ -57,15 +56,9 @@ impl<const D: usize> Bridson<D> {
     /// Errors: `D = 0`, a radius that is not finite and positive, or a radius so small for
     /// the box that the densest packing would pass the point limit.
     pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
-        if D == 0 {
-            return Err(Error::ZeroDimension);
-        }
-        if !(radius.is_finite() && radius > 0.0) {
-            return Err(Error::InvalidRadius(radius));
-        }
         let resolution = GridResolution::default_for(D);
         let max_points = DEFAULT_MAX_POINTS;
-        check_point_budget(&domain, radius, max_points)?;
+        check_radius(&domain, radius, max_points)?;
         let layout = GridLayout::new(&domain, radius, resolution, DEFAULT_DENSE_GRID_LIMIT)?;
         Ok(Bridson {
             domain,
@@ -91,17 +84,7 @@ impl<const D: usize> Bridson<D> {
     /// Sets the point limit. Errors when it is 0, larger than the grid can index, or when
     /// the densest packing of the box at this radius would still pass it.
     pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        if max_points == 0 {
-            return Err(Error::ZeroCount("max_points"));
-        }
-        if max_points > MAX_GRID_POINTS {
-            return Err(Error::InvalidParameter {
-                name: "max_points",
-                expected: "at most 4294967294",
-                value: max_points as f64,
-            });
-        }
-        check_point_budget(&self.domain, self.radius, max_points)?;
+        check_max_points(&self.domain, self.radius, max_points)?;
         self.max_points = max_points;
         Ok(self)
     }
@@ -183,45 +166,6 @@ impl<const D: usize> Bridson<D> {
             let factor = length / norm2.sqrt();
             std::array::from_fn(|i| centre[i] + factor * v[i])
         }
-    }
-}
-
-/// Rejects radii that would let the densest packing of the box pass `limit` points.
-fn check_point_budget<const D: usize>(
-    domain: &Domain<D>,
-    radius: f64,
-    limit: usize,
-) -> Result<(), Error> {
-    let estimated_points = max_points_estimate(domain, radius);
-    if estimated_points > limit as f64 {
-        return Err(Error::TooManyPoints {
-            radius,
-            estimated_points,
-            estimated_bytes: estimated_points * (8 * D + 8) as f64,
-            limit,
-        });
-    }
-    Ok(())
-}
-
-/// An upper estimate of how many points at mutual distance ≥ r fit in the box: disjoint balls
-/// of radius r/2 around them fill at most the densest-packing fraction η_D of the box grown
-/// by r/2 on every side (1 beyond D = 8, where η_D is not tabulated).
-fn max_points_estimate<const D: usize>(domain: &Domain<D>, radius: f64) -> f64 {
-    const PACKING: [f64; 9] =
-        [1.0, 1.0, 0.906_900, 0.740_480, 0.616_850, 0.465_260, 0.372_950, 0.295_300, 0.253_670];
-    let eta = PACKING.get(D).copied().unwrap_or(1.0);
-    let half = radius / 2.0;
-    let grown: f64 = domain.extent().iter().map(|l| l + radius).product();
-    eta * grown / (unit_ball_volume(D) * half.powi(D as i32))
-}
-
-/// Volume of the unit ball in `d` dimensions, by the recurrence V_d = V_{d−2} · 2π/d.
-pub(crate) fn unit_ball_volume(d: usize) -> f64 {
-    match d {
-        0 => 1.0,
-        1 => 2.0,
-        _ => unit_ball_volume(d - 2) * 2.0 * std::f64::consts::PI / d as f64,
     }
 }
 

@@ -1,7 +1,15 @@
 //! The samplers, one file per algorithm.
 
+pub mod best_candidate;
 pub mod bridson;
+pub mod dart_throwing;
+pub mod halton;
+pub mod jittered_grid;
 pub mod white_noise;
 
+pub use best_candidate::BestCandidate;
 pub use bridson::Bridson;
+pub use dart_throwing::DartThrowing;
+pub use halton::Halton;
+pub use jittered_grid::JitteredGrid;
 pub use white_noise::WhiteNoise;

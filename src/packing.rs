@@ -1,0 +1,108 @@
+//! How many points at mutual distance ≥ r fit in a box: the point budget that every
+//! radius-driven sampler checks before it accepts a radius.
+
+use crate::domain::Domain;
+use crate::error::Error;
+use crate::grid::check_grid_point_limit;
+
+/// Densest known lattice packing fraction η_D for D = 0..=8 (REFERENCE.md); 1 is used beyond.
+const PACKING_FRACTION: [f64; 9] =
+    [1.0, 1.0, 0.906_900, 0.740_480, 0.616_850, 0.465_260, 0.372_950, 0.295_300, 0.253_670];
+
+/// Validates the radius of a radius-driven sampler with the point limit `max_points`: `D ≥ 1`,
+/// a finite positive radius, and a point limit that holds the densest packing at that radius
+/// (see [`check_max_points`]).
+pub(crate) fn check_radius<const D: usize>(
+    domain: &Domain<D>,
+    radius: f64,
+    max_points: usize,
+) -> Result<(), Error> {
+    if D == 0 {
+        return Err(Error::ZeroDimension);
+    }
+    if !(radius.is_finite() && radius > 0.0) {
+        return Err(Error::InvalidRadius(radius));
+    }
+    check_max_points(domain, radius, max_points)
+}
+
+/// Validates a point limit for a sampler that keeps its points in a background grid:
+/// at least 1, no more than the grid can index, and large enough for the densest packing
+/// of the box at `radius`.
+pub(crate) fn check_max_points<const D: usize>(
+    domain: &Domain<D>,
+    radius: f64,
+    max_points: usize,
+) -> Result<(), Error> {
+    check_grid_point_limit(max_points)?;
+    check_point_budget(domain, radius, max_points)
+}
+
+/// Rejects radii that would let the densest packing of the box pass `limit` points.
+fn check_point_budget<const D: usize>(
+    domain: &Domain<D>,
+    radius: f64,
+    limit: usize,
+) -> Result<(), Error> {
+    let estimated_points = max_points_estimate(domain, radius);
+    if estimated_points > limit as f64 {
+        return Err(Error::TooManyPoints {
+            radius,
+            estimated_points,
+            estimated_bytes: estimated_points * (8 * D + 8) as f64,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// An upper estimate of how many points at mutual distance ≥ r fit in the box: disjoint balls
+/// of radius r/2 around them fill at most the densest-packing fraction η_D of the box grown
+/// by r/2 on every side (1 beyond D = 8, where η_D is not tabulated).
+pub(crate) fn max_points_estimate<const D: usize>(domain: &Domain<D>, radius: f64) -> f64 {
+    let eta = PACKING_FRACTION.get(D).copied().unwrap_or(1.0);
+    let half = radius / 2.0;
+    let grown: f64 = domain.extent().iter().map(|l| l + radius).product();
+    eta * grown / (unit_ball_volume(D) * half.powi(D as i32))
+}
+
+/// Volume of the unit ball in `d` dimensions, by the recurrence V_d = V_{d−2} · 2π/d.
+pub(crate) fn unit_ball_volume(d: usize) -> f64 {
+    match d {
+        0 => 1.0,
+        1 => 2.0,
+        _ => unit_ball_volume(d - 2) * 2.0 * std::f64::consts::PI / d as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_ball_volumes() {
+        assert_eq!(unit_ball_volume(1), 2.0);
+        assert!((unit_ball_volume(2) - std::f64::consts::PI).abs() < 1e-15);
+        assert!((unit_ball_volume(3) - 4.0 / 3.0 * std::f64::consts::PI).abs() < 1e-14);
+    }
+
+    #[test]
+    fn estimate_bounds_a_square_lattice() {
+        // A square lattice of spacing r in the unit square holds (1/r + 1)^2 points.
+        let domain = Domain::<2>::unit().unwrap();
+        let r = 0.1;
+        assert!(max_points_estimate(&domain, r) >= 121.0);
+    }
+
+    #[test]
+    fn limits_are_validated() {
+        let domain = Domain::<2>::unit().unwrap();
+        assert_eq!(check_max_points(&domain, 0.1, 0), Err(Error::ZeroCount("max_points")));
+        assert!(check_max_points(&domain, 0.1, crate::grid::MAX_GRID_POINTS + 1).is_err());
+        assert!(matches!(
+            check_max_points(&domain, 0.001, 1000),
+            Err(Error::TooManyPoints { limit: 1000, .. })
+        ));
+        assert_eq!(check_max_points(&domain, 0.1, 1000), Ok(()));
+    }
+}

@@ -1,0 +1,266 @@
+//! The Halton sequence: radical inverses in the first D primes, plain or randomly scrambled.
+
+use crate::domain::Domain;
+use crate::error::Error;
+use crate::point::Point;
+use crate::rng::uniform_index;
+use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
+use rand::Rng;
+
+/// The first 64 primes: the bases of the Halton sequence, one per axis.
+const PRIMES: [u32; 64] = [
+    2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97,
+    101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193,
+    197, 199, 211, 223, 227, 229, 233, 239, 241, 251, 257, 263, 269, 271, 277, 281, 283, 293, 307,
+    311,
+];
+
+/// The largest dimension [`Halton`] supports: one prime base per axis from a table of 64.
+pub const MAX_DIM: usize = PRIMES.len();
+
+/// The Halton sequence (Halton 1960, "On the efficiency of certain quasi-random sequences of
+/// points in evaluating multi-dimensional integrals"): the point with index `i` has, on axis
+/// `j`, the radical inverse of `i` in the `j`-th prime base (2, 3, 5, 7, ...): the base-`b`
+/// digits of `i` mirrored behind the radix point, `Σ d_k b^(−k−1)`. Scaled to the domain.
+///
+/// - **Indices start at 1**, because index 0 is the corner `origin` on every axis; in 2D the
+///   points are (1/2, 1/3), (1/4, 2/3), (3/4, 1/9), ... in the unit square.
+///   [`with_skip(s)`](Self::with_skip) starts at index `1 + s`.
+/// - The **plain** sequence is deterministic: it never reads the generator, every seed gives
+///   the same points.
+/// - [`randomized`](Self::randomized) applies a random digit permutation (Owen 2017, "A
+///   randomized Halton algorithm in R"): for every axis and every digit position an
+///   independent, uniformly random permutation of the digits `0..b`, drawn from the
+///   generator handed to [`Sampler::sample`] at the start of each run. All digit positions
+///   down to `b^−K ≤ 2^−64` are permuted (the trailing zeros of an index too), so each point
+///   is uniform in the box, different seeds give independent sets, and the stratification
+///   that makes the sequence low-discrepancy is kept: any `b^k` consecutive indices still
+///   put one point in each of the `b^k` intervals `[m/b^k, (m+1)/b^k)` of axis `j`.
+///
+/// Guarantees: exactly `n` points (up to the point limit), strictly inside the half-open box
+/// (a coordinate that rounds onto the upper face is moved one float down), and the radical
+/// inverse of the plain sequence is correctly rounded while `b^digits < 2^53`. O(n·D·log n)
+/// time, plus O(Σ_j b_j · 64/log2 b_j) for the permutations of a randomized run. There is
+/// **no minimum distance**: the points are evenly spread in the sense of discrepancy, not of
+/// spacing, and axes with large bases are strongly correlated for the first indices
+/// (visible in 2D projections of high dimensions).
+///
+/// ```
+/// use poisson_nd::{Domain, Halton, Sampler};
+/// let halton = Halton::new(Domain::<2>::unit()?)?;
+/// let set = halton.sample_seeded(3, 42);
+/// assert_eq!(set.points, vec![[0.5, 1.0 / 3.0], [0.25, 2.0 / 3.0], [0.75, 1.0 / 9.0]]);
+/// // Scrambled: a different low-discrepancy set per seed.
+/// let scrambled = halton.randomized();
+/// assert_ne!(scrambled.sample_seeded(100, 1).points, scrambled.sample_seeded(100, 2).points);
+/// # Ok::<(), poisson_nd::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Halton<const D: usize> {
+    domain: Domain<D>,
+    skip: u64,
+    randomized: bool,
+    max_points: usize,
+}
+
+impl<const D: usize> Halton<D> {
+    /// The plain Halton sequence in `domain`, starting at index 1, with the point limit
+    /// [`DEFAULT_MAX_POINTS`]. Errors when `D` is 0 or above [`MAX_DIM`].
+    pub fn new(domain: Domain<D>) -> Result<Self, Error> {
+        if D == 0 {
+            return Err(Error::ZeroDimension);
+        }
+        if D > MAX_DIM {
+            return Err(Error::InvalidParameter {
+                name: "dimension (Halton)",
+                expected: "at most 64, the number of tabulated prime bases",
+                value: D as f64,
+            });
+        }
+        Ok(Halton { domain, skip: 0, randomized: false, max_points: DEFAULT_MAX_POINTS })
+    }
+
+    /// Skips the first `s` points of the sequence: the first point has index `1 + s`.
+    #[must_use]
+    pub fn with_skip(mut self, s: u64) -> Self {
+        self.skip = s;
+        self
+    }
+
+    /// The randomly scrambled sequence (random digit permutations per axis and digit
+    /// position, drawn from the generator at each run). Its name is `"halton-randomized"`.
+    #[must_use]
+    pub fn randomized(mut self) -> Self {
+        self.randomized = true;
+        self
+    }
+
+    /// Caps the points one run may produce (default [`DEFAULT_MAX_POINTS`]); a larger `n`
+    /// stops at the cap with [`StopReason::PointLimit`]. Errors when it is 0.
+    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
+        if max_points == 0 {
+            return Err(Error::ZeroCount("max_points"));
+        }
+        self.max_points = max_points;
+        Ok(self)
+    }
+
+    /// The number of indices skipped.
+    pub fn skip(&self) -> u64 {
+        self.skip
+    }
+
+    /// Whether the sequence is scrambled.
+    pub fn is_randomized(&self) -> bool {
+        self.randomized
+    }
+}
+
+/// Digit positions a scrambled radical inverse in base `b` permutes: the smallest `K` with
+/// `b^K ≥ 2^64`, enough for every `u64` index and finer than `f64` resolution.
+fn scrambled_digits(base: u64) -> usize {
+    let mut power: u128 = 1;
+    let mut digits = 0;
+    while power < 1u128 << 64 {
+        power *= u128::from(base);
+        digits += 1;
+    }
+    digits
+}
+
+/// The radical inverse of `index` in `base` (2..=311), in [0, 1). With `permutations`
+/// (`digits` blocks of `base` entries, block `k` permuting digit `k`), every one of the
+/// first `digits` digits is replaced by its image, trailing zeros included.
+///
+/// Computed as one integer fraction `num / base^K` (K = the digits used), so the plain value
+/// has a single rounding while both fit in 53 bits.
+fn radical_inverse(mut index: u64, base: u64, permutations: Option<(&[u16], usize)>) -> f64 {
+    let b = u128::from(base);
+    let (mut num, mut den) = (0u128, 1u128);
+    match permutations {
+        None => {
+            while index > 0 {
+                num = num * b + u128::from(index % base);
+                den *= b;
+                index /= base;
+            }
+        }
+        Some((table, digits)) => {
+            let width = base as usize;
+            for k in 0..digits {
+                let digit = (index % base) as usize;
+                index /= base;
+                num = num * b + u128::from(table[k * width + digit]);
+                den *= b;
+            }
+        }
+    }
+    let x = num as f64 / den as f64;
+    // num < den, but the quotient of their roundings may round up to 1.
+    if x < 1.0 { x } else { 1.0f64.next_down() }
+}
+
+impl<const D: usize> Sampler<D> for Halton<D> {
+    fn name(&self) -> &'static str {
+        if self.randomized { "halton-randomized" } else { "halton" }
+    }
+
+    fn domain(&self) -> &Domain<D> {
+        &self.domain
+    }
+
+    fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
+        // Indices run from 1 + skip to u64::MAX.
+        let available = usize::try_from(u64::MAX - self.skip).unwrap_or(usize::MAX);
+        let count = n.min(self.max_points).min(available);
+        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
+
+        // Per axis: the base, and (randomized) the permutation table and its digit count.
+        let tables: Vec<(Vec<u16>, usize)> = if self.randomized && count > 0 {
+            PRIMES[..D]
+                .iter()
+                .map(|&base| {
+                    let base = base as usize;
+                    let digits = scrambled_digits(base as u64);
+                    let mut table: Vec<u16> = Vec::with_capacity(digits * base);
+                    for _ in 0..digits {
+                        let start = table.len();
+                        table.extend(0..base as u16);
+                        let block = &mut table[start..];
+                        // Fisher–Yates: a uniformly random permutation of the digits.
+                        for i in (1..base).rev() {
+                            block.swap(i, uniform_index(rng, i + 1));
+                        }
+                    }
+                    (table, digits)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+
+        let origin = self.domain.origin();
+        let extent = self.domain.extent();
+        let points: Vec<Point<D>> = (0..count as u64)
+            .map(|j| {
+                let index = 1 + self.skip + j;
+                std::array::from_fn(|axis| {
+                    let permutations = tables.get(axis).map(|(t, digits)| (t.as_slice(), *digits));
+                    let u = radical_inverse(index, u64::from(PRIMES[axis]), permutations);
+                    let upper = origin[axis] + extent[axis];
+                    let x = origin[axis] + extent[axis] * u;
+                    if x < upper { x } else { upper.next_down() }
+                })
+            })
+            .collect();
+        PointSet { attempts: points.len() as u64, points, domain: self.domain, stop }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_holds_the_first_primes() {
+        let mut primes = Vec::new();
+        let mut candidate = 2u32;
+        while primes.len() < PRIMES.len() {
+            if primes.iter().all(|p| !candidate.is_multiple_of(*p)) {
+                primes.push(candidate);
+            }
+            candidate += 1;
+        }
+        assert_eq!(primes, PRIMES);
+    }
+
+    #[test]
+    fn radical_inverses_are_correctly_rounded_fractions() {
+        assert_eq!(radical_inverse(0, 2, None), 0.0);
+        assert_eq!(radical_inverse(1, 2, None), 0.5);
+        assert_eq!(radical_inverse(6, 2, None), 0.375); // 110 → 0.011
+        assert_eq!(radical_inverse(5, 3, None), 7.0 / 9.0); // 12 → 0.21
+        assert_eq!(radical_inverse(7, 5, None), 11.0 / 25.0); // 12 → 0.21
+        assert_eq!(radical_inverse(u64::MAX, 2, None), 1.0f64.next_down());
+    }
+
+    #[test]
+    fn identity_permutations_give_the_plain_values() {
+        for base in [2u64, 3, 7, 311] {
+            let digits = scrambled_digits(base);
+            let table: Vec<u16> = (0..digits).flat_map(|_| 0..base as u16).collect();
+            for index in [1u64, 2, 17, 1000, 123_456_789] {
+                let plain = radical_inverse(index, base, None);
+                let scrambled = radical_inverse(index, base, Some((&table, digits)));
+                assert!((plain - scrambled).abs() < 1e-15, "{base} {index}");
+            }
+        }
+    }
+
+    #[test]
+    fn scrambled_digit_counts_reach_2_to_the_64() {
+        assert_eq!(scrambled_digits(2), 64);
+        assert_eq!(scrambled_digits(3), 41);
+        assert_eq!(scrambled_digits(311), 8);
+    }
+}
