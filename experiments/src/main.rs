@@ -25,6 +25,8 @@ struct Cli {
 enum Command {
     /// Sample one point set and write it as CSV.
     Sample(SampleArgs),
+    /// Measure a point set read from a CSV file: every metric, as a table or JSON.
+    Analyze(experiments::analyze::AnalyzeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Sample(args)) => sample(&args),
+        Some(Command::Analyze(args)) => experiments::analyze::run(&args),
         None => compare(),
     };
     match result {

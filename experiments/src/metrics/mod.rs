@@ -1,0 +1,91 @@
+//! The measuring instruments: every number the experiments report about a point set.
+//!
+//! Each function takes the points as `&[Point<D>]` together with their [`Domain`], and measures
+//! distances with [`Domain::distance_squared`]: Euclidean in a closed box, on the torus
+//! (minimum image) in a periodic one. The definitions, the white-noise baseline each number
+//! is compared with, and the tolerances the tests use are written out in `docs/metrics.md`.
+//!
+//! | family | module |
+//! | --- | --- |
+//! | exact neighbour queries (k-d tree, periodic images) | [`neighbours`] |
+//! | nearest-neighbour distances, statistics, histogram, cluster rate, Clark–Evans | [`nearest_neighbour`] |
+//! | white-noise expectations: closed forms and a simulated reference | [`baseline`] |
+//! | minimum pairwise distance, pairs closer than `r` | [`pairs`] |
+//! | relative radius, packing fraction | [`relative_radius`] |
+//! | coverage | [`coverage`] |
+//! | power spectrum, radial average, anisotropy, effective Nyquist frequency | [`spectrum`] |
+//! | pair correlation function | [`pair_correlation`] |
+//! | L2-star discrepancy | [`discrepancy`] |
+
+use poisson_nd::{Domain, Point};
+use serde::Serialize;
+
+pub mod baseline;
+pub mod coverage;
+pub mod discrepancy;
+pub mod nearest_neighbour;
+pub mod neighbours;
+pub mod pair_correlation;
+pub mod pairs;
+pub mod relative_radius;
+pub mod spectrum;
+
+pub use baseline::{SimulatedReference, WhiteNoiseTheory, simulate_white_noise};
+pub use coverage::{Coverage, coverage};
+pub use discrepancy::{l2_star_discrepancy, l2_star_discrepancy_squared};
+pub use nearest_neighbour::{
+    Histogram, NearestNeighbourStats, clark_evans, cluster_rate, nearest_neighbour_distances,
+    nearest_neighbour_stats,
+};
+pub use neighbours::NeighbourIndex;
+pub use pair_correlation::{EdgeCorrection, PairCorrelation, pair_correlation};
+pub use pairs::{closest_pair, min_pair_distance, pairs_closer_than};
+pub use relative_radius::{RelativeRadius, densest_packing_density, max_spacing, relative_radius};
+pub use spectrum::{RadialSpectrum, SpectrumAccumulator, SpectrumOptions, radial_spectrum};
+
+/// Volume of the unit ball in `dim` dimensions, `V_D = π^(D/2) / Γ(D/2 + 1)`
+/// (`V_1 = 2`, `V_2 = π`, `V_3 = 4π/3`).
+pub fn unit_ball_volume(dim: usize) -> f64 {
+    let half = dim as f64 / 2.0;
+    std::f64::consts::PI.powf(half) / statrs::function::gamma::gamma(half + 1.0)
+}
+
+/// A number estimated from random draws, with its standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The estimate.
+    pub value: f64,
+    /// Its standard error (one standard deviation of the estimator).
+    pub std_error: f64,
+}
+
+/// The points mapped affinely onto the unit cube `[0, 1)^D` by the domain's box:
+/// `u = (x − origin) / extent`. Spectra and discrepancy are measured on these.
+pub fn to_unit_cube<const D: usize>(points: &[Point<D>], domain: &Domain<D>) -> Vec<[f64; D]> {
+    let origin = domain.origin();
+    let extent = domain.extent();
+    points
+        .iter()
+        .map(|p| {
+            let mut u = [0.0; D];
+            for a in 0..D {
+                u[a] = (p[a] - origin[a]) / extent[a];
+            }
+            u
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_ball_volumes() {
+        assert!((unit_ball_volume(1) - 2.0).abs() < 1e-14);
+        assert!((unit_ball_volume(2) - std::f64::consts::PI).abs() < 1e-14);
+        assert!((unit_ball_volume(3) - 4.0 / 3.0 * std::f64::consts::PI).abs() < 1e-13);
+        let pi = std::f64::consts::PI;
+        assert!((unit_ball_volume(4) - pi * pi / 2.0).abs() < 1e-13);
+    }
+}
