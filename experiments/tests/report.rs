@@ -22,8 +22,9 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Every SVG under `figures/` parses as XML and appears inline in index.html.
-fn check_figures(out: &Path) -> Vec<(String, roxmltree::Document<'static>)> {
+/// Every SVG under `figures/` parses as XML and appears inline in index.html; returns the
+/// file names and texts.
+fn check_figures(out: &Path) -> Vec<(String, String)> {
     let html = read(&out.join("index.html"));
     let mut figures = Vec::new();
     let mut files: Vec<PathBuf> =
@@ -33,15 +34,17 @@ fn check_figures(out: &Path) -> Vec<(String, roxmltree::Document<'static>)> {
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         assert!(name.ends_with(".svg"), "{name}");
-        let text: &'static str = Box::leak(read(&path).into_boxed_str());
-        let doc =
-            roxmltree::Document::parse(text).unwrap_or_else(|e| panic!("{name} is not XML: {e}"));
-        assert_eq!(doc.root_element().tag_name().name(), "svg", "{name}");
+        let text = read(&path);
+        assert_eq!(parse(&name, &text).root_element().tag_name().name(), "svg", "{name}");
         assert!(html.contains(&format!("<figure id=\"{name}\">")), "{name} not in index.html");
         assert!(html.contains(text.trim()), "{name} is not inlined verbatim");
-        figures.push((name, doc));
+        figures.push((name, text));
     }
     figures
+}
+
+fn parse<'a>(name: &str, text: &'a str) -> roxmltree::Document<'a> {
+    roxmltree::Document::parse(text).unwrap_or_else(|e| panic!("{name} is not XML: {e}"))
 }
 
 /// Elements named `tag` whose `stroke` (or `fill`) is the sampler's colour.
@@ -85,7 +88,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         assert!(names.contains(format!("2d-points-{sampler}.svg").as_str()));
         assert!(names.contains(format!("3d-points-{sampler}.svg").as_str()));
     }
-    for (name, doc) in &figures {
+    for (name, text) in &figures {
+        let doc = &parse(name, text);
         if let Some(sampler) = name.strip_prefix("2d-points-").and_then(|n| n.strip_suffix(".svg"))
         {
             // One dot per point of the first realisation, in the sampler's colour.
@@ -397,27 +401,37 @@ fn every_figure_kind_is_drawn_from_an_analyzer() {
     assert!(data.dims[0].samplers.iter().all(|s| s.spectrum.is_some() && s.periodogram.is_some()));
     let figures = check_figures(dir.path());
     let find = |name: &str| {
-        &figures.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name}")).1
+        figures.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name}")).1.as_str()
     };
     let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name.as_str()).collect();
     for sampler in &samplers {
         let colour = colour_hex(sampler_colour(sampler));
         assert_eq!(
-            count_coloured(find("2d-spectrum.svg"), "polyline", "stroke", &colour),
+            count_coloured(
+                &parse("spectrum", find("2d-spectrum.svg")),
+                "polyline",
+                "stroke",
+                &colour
+            ),
             2,
             "curve + legend"
         );
-        let periodogram = find(&format!("2d-periodogram-{sampler}.svg"));
+        let periodogram = parse(sampler, find(&format!("2d-periodogram-{sampler}.svg")));
         assert_eq!(periodogram.descendants().filter(|n| n.tag_name().name() == "image").count(), 1);
         assert_eq!(
-            count_coloured(find("2d-metric-fake_cluster.svg"), "circle", "fill", &colour),
+            count_coloured(
+                &parse("metric", find("2d-metric-fake_cluster.svg")),
+                "circle",
+                "fill",
+                &colour
+            ),
             1
         );
     }
     for dim in [2, 3] {
-        let histogram = find(&format!("{dim}d-nn-histogram.svg"));
+        let histogram = parse("histogram", find(&format!("{dim}d-nn-histogram.svg")));
         let curve = colour_hex(EXPECTED_COLOUR);
-        assert_eq!(count_coloured(histogram, "polyline", "stroke", &curve), samplers.len());
+        assert_eq!(count_coloured(&histogram, "polyline", "stroke", &curve), samplers.len());
     }
     let csv = read(&dir.path().join("results.csv"));
     assert!(csv.contains(",fake_cluster,") && csv.contains(",fake_min,"));

@@ -151,6 +151,9 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 2);
         assert!(svg.contains("bridson") && svg.contains("white-noise"));
         assert!(svg.contains("saturated RSA"));
+        let single =
+            MetricChart { entries: chart.entries[..1].to_vec(), reference: None, ..chart.clone() };
+        assert_eq!(metric_chart(&single).unwrap().matches("<circle").count(), 1);
         assert!(metric_chart(&MetricChart { entries: vec![], ..chart }).is_err());
     }
 }

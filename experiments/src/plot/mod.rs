@@ -78,25 +78,18 @@ pub const PALETTE: [RGBColor; 10] = [
 ];
 
 /// The colour of a sampler in every figure: the palette entry at the sampler's position in
-/// [`SAMPLER_NAMES`]; names outside that list get a fixed colour from a hash of the name.
+/// [`SAMPLER_NAMES`]; names outside that list get a fixed colour from their bytes.
 pub fn sampler_colour(name: &str) -> RGBColor {
-    let index = match SAMPLER_NAMES.iter().position(|known| *known == name) {
-        Some(position) => position,
-        None => (fnv1a(name.as_bytes()) % PALETTE.len() as u64) as usize,
-    };
+    let index = SAMPLER_NAMES
+        .iter()
+        .position(|known| *known == name)
+        .unwrap_or_else(|| name.bytes().map(usize::from).sum());
     PALETTE[index % PALETTE.len()]
 }
 
 /// The colour as SVG writes it (`#RRGGBB`), for tests and the HTML page.
 pub fn colour_hex(colour: RGBColor) -> String {
     format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
-}
-
-/// 64-bit FNV-1a hash: a fixed, platform-independent map from names to numbers.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// A number for labels and tables: four significant digits, without trailing zeros;

@@ -227,7 +227,7 @@ pub fn write_report<A: Analyzer>(
         title: "poisson-nd: sampler comparison".into(),
         environment,
         config_toml: config_toml.clone(),
-        sections: sections.clone(),
+        sections,
     };
 
     let figures_dir = out.join("figures");
@@ -249,7 +249,7 @@ pub fn write_report<A: Analyzer>(
         .map_err(|source| ReportError::Write { path: out.join("timings.csv"), source })?;
     write(out.join("timings.csv"), &timings)?;
     write(out.join("config.toml"), config_toml.as_bytes())?;
-    for figure in sections.iter().flat_map(|s| &s.figures) {
+    for figure in page.sections.iter().flat_map(|s| &s.figures) {
         write(figures_dir.join(&figure.file), figure.svg.as_bytes())?;
     }
     write(out.join("index.html"), html::render_page(&page).as_bytes())?;
@@ -259,12 +259,19 @@ pub fn write_report<A: Analyzer>(
 
 /// The seed of realisation `rep` of `sampler` in dimension `dim` of the comparison.
 pub fn comparison_seed(base: u64, dim: usize, sampler: &str, rep: usize) -> u64 {
-    chain(base, &[1, dim as u64, plot::fnv1a(sampler.as_bytes()), rep as u64])
+    chain(base, &[1, dim as u64, name_stream(sampler), rep as u64])
 }
 
 /// The seed of run `rep` of `sampler` at target count `n` in the scaling experiment.
 pub fn scaling_seed(base: u64, dim: usize, sampler: &str, n: usize, rep: usize) -> u64 {
-    chain(base, &[2, dim as u64, plot::fnv1a(sampler.as_bytes()), n as u64, rep as u64])
+    chain(base, &[2, dim as u64, name_stream(sampler), n as u64, rep as u64])
+}
+
+/// A sampler's name as a stream number: its 64-bit FNV-1a hash, fixed forever.
+fn name_stream(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn chain(base: u64, streams: &[u64]) -> u64 {
@@ -341,19 +348,20 @@ fn unit_domain<const D: usize>(config: &Config) -> Domain<D> {
     if config.periodic { domain.periodic() } else { domain }
 }
 
+/// Builds `config.samplers[index]` in the unit box with `radius`.
 fn build<const D: usize>(
     config: &Config,
-    name: &str,
-    dim_radius: f64,
+    index: usize,
+    radius: f64,
 ) -> Result<Box<dyn DynSampler<D>>, ReportError> {
-    let index = config.samplers.iter().position(|s| s.name == name).unwrap_or(0);
-    let params = config.samplers[index].params(Some(dim_radius));
-    registry::build::<D>(name, unit_domain::<D>(config), &params).map_err(|e| ReportError::Build {
-        index,
-        name: name.to_string(),
-        dim: D,
-        message: e.to_string(),
-    })
+    let entry = &config.samplers[index];
+    registry::build::<D>(&entry.name, unit_domain::<D>(config), &entry.params(Some(radius)))
+        .map_err(|e| ReportError::Build {
+            index,
+            name: entry.name.clone(),
+            dim: D,
+            message: e.to_string(),
+        })
 }
 
 fn measure_dim<const D: usize, A: Analyzer>(
@@ -369,10 +377,8 @@ fn measure_dim<const D: usize, A: Analyzer>(
         (None, Some(n)) => radius_for_count(n, D, 1.0, config.relative_radius),
         (None, None) => unreachable!("validated: radius or n"),
     };
-    let samplers = config
-        .samplers
-        .iter()
-        .map(|s| build::<D>(config, &s.name, radius))
+    let samplers = (0..config.samplers.len())
+        .map(|i| build::<D>(config, i, radius))
         .collect::<Result<Vec<_>, _>>()?;
     // Radius-driven samplers run first: their mean count sets N for the others.
     let mut order: Vec<usize> = (0..samplers.len()).collect();
@@ -526,10 +532,15 @@ fn measure_scaling<const D: usize>(
     };
     let mut series = Vec::new();
     for name in &scaling.samplers {
+        let index = config
+            .samplers
+            .iter()
+            .position(|s| &s.name == name)
+            .unwrap_or_else(|| unreachable!("validated"));
         let mut points = Vec::new();
         for target in scaling.counts() {
             let radius = radius_for_count(target, D, 1.0, config.relative_radius);
-            let sampler = build::<D>(config, name, radius)?;
+            let sampler = build::<D>(config, index, radius)?;
             let n = if sampler.min_distance().is_some() { usize::MAX } else { target };
             for rep in 0..scaling.reps {
                 bar.set_message(format!("scaling {D}D {name} N≈{target} #{rep}"));
