@@ -1,9 +1,12 @@
-//! The experiments crate of poisson-nd: the command-line tool, the metrics
-//! ([`metrics`], defined in `docs/metrics.md`), and (as they arrive) plots and the comparison
-//! report.
+//! The experiments crate of poisson-nd: the command-line tool, the metrics ([`metrics`],
+//! defined in `docs/metrics.md`), and the comparison report with its configuration and figures.
 
 pub mod analyze;
+pub mod config;
 pub mod dims;
+pub mod fit;
 pub mod metrics;
+pub mod plot;
 pub mod points_csv;
 pub mod registry;
+pub mod report;

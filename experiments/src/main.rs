@@ -1,11 +1,12 @@
 //! `experiments`: sample point sets from the command line and compare samplers.
 //!
-//! Without a subcommand it runs the default comparison.
+//! Without a subcommand it runs the default comparison report (`report`).
 
 use clap::{Args, Parser, Subcommand};
 use experiments::registry::{self, SamplerParams};
+use experiments::report::{self, ReportArgs};
 use experiments::{points_csv, with_dim};
-use poisson_nd::{Domain, PointSet, Sampler, WhiteNoise};
+use poisson_nd::{Domain, Sampler};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,9 +17,13 @@ use std::time::Instant;
     version,
     about = "Point samplers in any dimension: sample and compare"
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Without a subcommand: the report's options.
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -27,6 +32,8 @@ enum Command {
     Sample(SampleArgs),
     /// Measure a point set read from a CSV file: every metric, as a table or JSON.
     Analyze(experiments::analyze::AnalyzeArgs),
+    /// Compare the samplers and write the report (the default without a subcommand).
+    Report(ReportArgs),
 }
 
 #[derive(Args, Debug)]
@@ -92,7 +99,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Sample(args)) => sample(&args),
         Some(Command::Analyze(args)) => experiments::analyze::run(&args),
-        None => compare(),
+        Some(Command::Report(args)) => report::run(&args),
+        None => report::run(&cli.report),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -148,42 +156,4 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
-}
-
-/// A first comparison: Bridson at a fixed radius against white noise of the same count.
-fn compare() -> Result<(), String> {
-    println!("{:<12} {:>3} {:>8} {:>10} {:>12}", "sampler", "D", "points", "time [s]", "min dist");
-    compare_in::<2>(0.02)?;
-    compare_in::<3>(0.06)?;
-    Ok(())
-}
-
-fn compare_in<const D: usize>(radius: f64) -> Result<(), String> {
-    let domain = Domain::<D>::unit().map_err(|e| e.to_string())?;
-    let bridson = poisson_nd::Bridson::new(domain, radius).map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let set = bridson.sample_seeded(usize::MAX, 1);
-    report_row(&bridson, &set, start.elapsed().as_secs_f64());
-    let noise = WhiteNoise::new(domain);
-    let start = Instant::now();
-    let noise_set = noise.sample_seeded(set.len(), 1);
-    report_row(&noise, &noise_set, start.elapsed().as_secs_f64());
-    Ok(())
-}
-
-fn report_row<const D: usize>(sampler: &impl Sampler<D>, set: &PointSet<D>, seconds: f64) {
-    let mut min = f64::INFINITY;
-    for (i, p) in set.points.iter().enumerate() {
-        for q in &set.points[i + 1..] {
-            min = min.min(set.domain.distance_squared(p, q));
-        }
-    }
-    println!(
-        "{:<12} {:>3} {:>8} {:>10.4} {:>12.5}",
-        sampler.name(),
-        D,
-        set.len(),
-        seconds,
-        min.sqrt()
-    );
 }

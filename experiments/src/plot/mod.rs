@@ -1,0 +1,213 @@
+//! SVG figures for the report, drawn with plotters' SVG backend.
+//!
+//! Every function takes plain data (the structs of this module and its submodules) and returns
+//! the SVG document as a `String`. Nothing here reads fonts or calls C libraries: text becomes
+//! SVG `<text>` elements in a generic `sans-serif` family that the viewer lays out, and the one
+//! raster (the periodogram image) is a PNG encoded by this module and embedded as a data URI.
+//!
+//! Colours: every sampler keeps one colour in every figure, chosen by its position in
+//! [`crate::registry::SAMPLER_NAMES`] (see [`sampler_colour`]).
+//!
+//! | figure | function |
+//! | --- | --- |
+//! | 2D point set | [`scatter::scatter_2d`] |
+//! | 3D point set, three slabs or projections | [`projections::projections_3d`] |
+//! | radial power spectra | [`spectrum::radial_spectra`] |
+//! | 2D power spectrum image | [`heat_map::heat_map`] |
+//! | nearest-neighbour histograms | [`histogram::nn_histograms`] |
+//! | one scalar metric per sampler | [`metric_chart::metric_chart`] |
+//! | time against N, log–log, with power-law fits | [`scaling::scaling_chart`] |
+#![deny(missing_docs)]
+
+pub mod heat_map;
+pub mod histogram;
+pub mod metric_chart;
+mod png;
+pub mod projections;
+pub mod scaling;
+pub mod scatter;
+pub mod spectrum;
+
+pub use heat_map::{ColourScale, HeatMap, heat_map};
+pub use histogram::{HistogramChart, NnHistogram, nn_histograms};
+pub use metric_chart::{MetricChart, MetricEntry, Reference, metric_chart};
+
+pub use projections::{Projections3d, projections_3d};
+pub use scaling::{ScalingChart, scaling_chart};
+
+pub use scatter::{Scatter2d, scatter_2d};
+pub use spectrum::{SpectrumChart, radial_spectra};
+
+use crate::registry::SAMPLER_NAMES;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend, WHITE};
+use plotters::style::RGBColor;
+
+/// A named curve or point cloud: `(x, y)` pairs in drawing order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// The sampler (or other) name shown in the legend; it also picks the colour.
+    pub name: String,
+    /// The points.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A figure could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw the {figure} figure: {message}")]
+pub struct PlotError {
+    /// Which figure.
+    pub figure: &'static str,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// The palette, in the order of [`SAMPLER_NAMES`] (Okabe–Ito colours first, readable for
+/// colour-blind viewers, then a few more).
+pub const PALETTE: [RGBColor; 10] = [
+    RGBColor(0x00, 0x72, 0xB2), // blue
+    RGBColor(0x7F, 0x7F, 0x7F), // grey
+    RGBColor(0xD5, 0x5E, 0x00), // vermillion
+    RGBColor(0x00, 0x9E, 0x73), // bluish green
+    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
+    RGBColor(0xE6, 0x9F, 0x00), // orange
+    RGBColor(0x56, 0xB4, 0xE9), // sky blue
+    RGBColor(0x6A, 0x3D, 0x9A), // purple
+    RGBColor(0x8C, 0x56, 0x4B), // brown
+    RGBColor(0xB8, 0xA9, 0x00), // olive
+];
+
+/// The colour of a sampler in every figure: the palette entry at the sampler's position in
+/// [`SAMPLER_NAMES`]; names outside that list get a fixed colour from their bytes.
+pub fn sampler_colour(name: &str) -> RGBColor {
+    let index = SAMPLER_NAMES
+        .iter()
+        .position(|known| *known == name)
+        .unwrap_or_else(|| name.bytes().map(usize::from).sum());
+    PALETTE[index % PALETTE.len()]
+}
+
+/// The colour as SVG writes it (`#RRGGBB`), for tests and the HTML page.
+pub fn colour_hex(colour: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
+}
+
+/// A number for labels and tables: four significant digits, without trailing zeros;
+/// scientific notation outside `[1e-3, 1e5)`.
+pub fn format_number(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let magnitude = x.abs();
+    if !(1e-3..1e5).contains(&magnitude) {
+        let text = format!("{x:.3e}");
+        return match text.split_once('e') {
+            Some((mantissa, exponent)) if mantissa.contains('.') => {
+                format!("{}e{exponent}", mantissa.trim_end_matches('0').trim_end_matches('.'))
+            }
+            _ => text,
+        };
+    }
+    let decimals = (3 - magnitude.log10().floor() as i32).max(0) as usize;
+    let text = format!("{x:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// The font family of all text.
+pub(crate) const FONT: &str = "sans-serif";
+
+/// A centred text style of `size` pixels, for titles drawn by hand.
+pub(crate) fn centred_text(size: u32) -> plotters::style::TextStyle<'static> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    plotters::style::TextStyle::from((FONT, size)).pos(Pos::new(HPos::Center, VPos::Center))
+}
+
+/// The error of a drawing closure.
+pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Draws into a fresh white SVG of `size` pixels and returns the document.
+pub(crate) fn render(
+    figure: &'static str,
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> DrawResult,
+) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let drawn = root
+            .fill(&WHITE)
+            .map_err(|e| e.into())
+            .and_then(|()| draw(&root))
+            .and_then(|()| root.present().map_err(|e| e.into()));
+        drawn.map_err(|e| PlotError { figure, message: e.to_string() })?;
+    }
+    Ok(svg)
+}
+
+/// A range `[lo, hi]` widened by `fraction` of its length on each side (a unit range
+/// around a single value), so that marks on the edges stay visible.
+pub(crate) fn padded(lo: f64, hi: f64, fraction: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (0.0, 1.0);
+    }
+    if hi <= lo {
+        return (lo - 0.5, lo + 0.5);
+    }
+    let pad = (hi - lo) * fraction;
+    (lo - pad, hi + pad)
+}
+
+/// The smallest and largest finite value of an iterator, if any.
+pub fn finite_bounds(values: impl IntoIterator<Item = f64>) -> Option<(f64, f64)> {
+    values.into_iter().filter(|v| v.is_finite()).fold(None, |bounds, v| match bounds {
+        None => Some((v, v)),
+        Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+    })
+}
+
+/// Checks that a figure has something to draw.
+pub(crate) fn require(figure: &'static str, ok: bool, message: &str) -> Result<(), PlotError> {
+    if ok { Ok(()) } else { Err(PlotError { figure, message: message.to_string() }) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_samplers_have_distinct_fixed_colours() {
+        let colours: Vec<_> = SAMPLER_NAMES.iter().map(|n| sampler_colour(n)).collect();
+        for (i, a) in colours.iter().enumerate() {
+            for b in &colours[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(sampler_colour("bridson"), PALETTE[0]);
+        assert_eq!(sampler_colour("no-such"), sampler_colour("no-such"));
+        assert_eq!(colour_hex(PALETTE[0]), "#0072B2");
+    }
+
+    #[test]
+    fn numbers_are_short() {
+        assert_eq!(format_number(0.05000000000000001), "0.05");
+        assert_eq!(format_number(1234.5678), "1235");
+        assert_eq!(format_number(0.012345), "0.01235");
+        assert_eq!(format_number(-2.0), "-2");
+        assert_eq!(format_number(1.5e-7), "1.5e-7");
+        assert_eq!(format_number(1e-4), "1e-4");
+        assert_eq!(format_number(-1.2345e6), "-1.234e6");
+        assert_eq!(format_number(0.0), "0");
+    }
+
+    #[test]
+    fn padding_handles_degenerate_ranges() {
+        assert_eq!(padded(1.0, 1.0, 0.1), (0.5, 1.5));
+        assert_eq!(padded(0.0, 10.0, 0.1), (-1.0, 11.0));
+        assert_eq!(finite_bounds([3.0, f64::NAN, -1.0]), Some((-1.0, 3.0)));
+        assert_eq!(finite_bounds([f64::NAN]), None);
+    }
+}

@@ -1,0 +1,637 @@
+//! The comparison report: `experiments report [--config FILE] [--out DIR] [--quick]`, also run
+//! when `experiments` is given no subcommand.
+//!
+//! For every dimension of the configuration and every sampler it draws the configured number
+//! of realisations (each with a seed derived from the base seed and recorded), times the
+//! sampling call, analyses the point set ([`analysis::Analyzer`]), and then writes to the
+//! output directory:
+//!
+//! - `results.csv`: tidy rows `sampler,dim,n,rep,seed,metric,value`, in configuration order
+//!   (dimension, sampler, realisation, metric); identical bytes on every rerun of the same
+//!   configuration and version;
+//! - `timings.csv`: `experiment,sampler,dim,n,rep,seed,seconds` for the comparison runs and
+//!   the scaling experiment (times vary between runs, so they are kept apart);
+//! - `config.toml`: the configuration, complete, which reproduces `results.csv` with
+//!   `--config`;
+//! - `index.html`: one self-contained page (environment, tables, inline SVG figures,
+//!   configuration), and `figures/*.svg`, the same figures as files.
+//!
+//! A progress bar goes to stderr (when it is a terminal); a summary table to stdout.
+//!
+//! Seeds: realisation `rep` of sampler `name` in dimension `D` is sampled with
+//! [`comparison_seed`], a chain of [`poisson_nd::rng::derive_seed`] over the base seed, the
+//! experiment, `D`, a fixed 64-bit hash (FNV-1a) of the name and `rep`; the scaling runs use
+//! [`scaling_seed`], which also takes the target count. Reordering or adding samplers changes
+//! no other sampler's seeds.
+#![deny(missing_docs)]
+
+pub mod analysis;
+pub mod csv;
+pub mod environment;
+pub mod html;
+mod sections;
+
+use crate::config::{Config, ConfigError, DimConfig};
+use crate::fit::PowerLaw;
+use crate::plot::{self, PlotError, Series};
+use crate::registry;
+use crate::with_dim;
+use analysis::{
+    Analysis, AnalysisContext, Analyzer, Histogram, Periodogram, RadialSpectrum, StandardAnalyzer,
+};
+use csv::{ResultRow, TimingRow};
+use environment::Environment;
+use html::Page;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use poisson_nd::rng::derive_seed;
+use poisson_nd::{Domain, DynSampler, Sampler, StopReason};
+use sections::{sections, summary};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Command-line arguments of `experiments report`.
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+pub struct ReportArgs {
+    /// Configuration file (TOML); without it the embedded default configuration runs.
+    #[arg(long, conflicts_with = "quick")]
+    pub config: Option<PathBuf>,
+    /// Output directory (created if missing; files in it are overwritten).
+    #[arg(long, default_value = "report")]
+    pub out: PathBuf,
+    /// Run the embedded quick configuration instead: the same report in seconds.
+    #[arg(long)]
+    pub quick: bool,
+}
+
+impl Default for ReportArgs {
+    fn default() -> Self {
+        ReportArgs { config: None, out: PathBuf::from("report"), quick: false }
+    }
+}
+
+/// Why a report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The configuration is unusable.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A sampler rejected its parameters.
+    #[error("samplers[{index}] ('{name}') in {dim}D: {message}")]
+    Build {
+        /// Position in the `samplers` list.
+        index: usize,
+        /// The sampler.
+        name: String,
+        /// The dimension.
+        dim: usize,
+        /// The sampler's error.
+        message: String,
+    },
+    /// No point count for the count-driven samplers.
+    #[error(
+        "dims[{index}] ({dim}D): no radius-driven sampler is listed to set N for the others; give dims[{index}].n"
+    )]
+    NoCount {
+        /// Position in the `dims` list.
+        index: usize,
+        /// The dimension.
+        dim: usize,
+    },
+    /// A figure could not be drawn.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    /// A file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Runs `experiments report`: loads the configuration, makes the report, prints the summary.
+pub fn run(args: &ReportArgs) -> Result<(), String> {
+    let config = match (&args.config, args.quick) {
+        (Some(path), _) => Config::load(path),
+        (None, true) => Config::quick_config(),
+        (None, false) => Config::default_config(),
+    }
+    .map_err(|e| e.to_string())?;
+    let show_progress = std::io::stderr().is_terminal();
+    let outcome = write_report(&config, &args.out, &StandardAnalyzer, show_progress)
+        .map_err(|e| e.to_string())?;
+    print!("{}", outcome.summary);
+    println!("report written to {}", args.out.join("index.html").display());
+    Ok(())
+}
+
+/// One realisation of one sampler.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Realisation {
+    /// The realisation, from 0.
+    pub rep: usize,
+    /// The seed it was sampled with.
+    pub seed: u64,
+    /// Points produced.
+    pub n: usize,
+    /// Candidates generated (the work done).
+    pub attempts: u64,
+    /// Why sampling stopped.
+    pub stop: StopReason,
+    /// Time of the sampling call, in seconds.
+    pub seconds: f64,
+    /// The scalar metrics.
+    pub scalars: Vec<(String, f64)>,
+}
+
+/// All realisations of one sampler in one dimension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplerResult {
+    /// The sampler.
+    pub name: String,
+    /// Whether it is radius-driven (promises a minimum distance).
+    pub radius_driven: bool,
+    /// The realisations, in order.
+    pub realisations: Vec<Realisation>,
+    /// The points of the first realisation, for the point-set figures.
+    pub first_points: Vec<Vec<f64>>,
+    /// The radial spectrum averaged over realisations.
+    pub spectrum: Option<RadialSpectrum>,
+    /// The periodogram averaged over realisations.
+    pub periodogram: Option<Periodogram>,
+    /// The nearest-neighbour histogram averaged over realisations.
+    pub histogram: Option<Histogram>,
+}
+
+/// The comparison in one dimension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DimResult {
+    /// The dimension.
+    pub dim: usize,
+    /// The radius the radius-driven samplers were given.
+    pub radius: f64,
+    /// The count the count-driven samplers were given, if any ran.
+    pub count: Option<usize>,
+    /// The samplers, in configuration order.
+    pub samplers: Vec<SamplerResult>,
+}
+
+/// The scaling experiment's results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalingResult {
+    /// The dimension.
+    pub dim: usize,
+    /// One series of (points produced, seconds) per sampler.
+    pub series: Vec<Series>,
+    /// The power law fitted to each series.
+    pub fits: Vec<Option<PowerLaw>>,
+}
+
+/// Everything a report run measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportData {
+    /// Per dimension, in configuration order.
+    pub dims: Vec<DimResult>,
+    /// The scaling experiment, if configured.
+    pub scaling: Option<ScalingResult>,
+    /// Every timed run.
+    pub timings: Vec<TimingRow>,
+}
+
+/// What [`write_report`] produced.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The measurements.
+    pub data: ReportData,
+    /// The summary tables printed by `experiments report`.
+    pub summary: String,
+    /// The files written.
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs the configured experiments with `analyzer` and writes the report into `out`.
+pub fn write_report<A: Analyzer>(
+    config: &Config,
+    out: &Path,
+    analyzer: &A,
+    show_progress: bool,
+) -> Result<Outcome, ReportError> {
+    config.validate()?;
+    let environment = Environment::detect();
+    let config_toml = config.to_toml()?;
+    let data = measure(config, analyzer, show_progress)?;
+    let sections = sections(config, &data, analyzer)?;
+    let page = Page {
+        title: "poisson-nd: sampler comparison".into(),
+        environment,
+        config_toml: config_toml.clone(),
+        sections,
+    };
+
+    let figures_dir = out.join("figures");
+    std::fs::create_dir_all(&figures_dir)
+        .map_err(|source| ReportError::Write { path: figures_dir.clone(), source })?;
+    let mut files = Vec::new();
+    let mut write = |path: PathBuf, bytes: &[u8]| {
+        std::fs::write(&path, bytes)
+            .map_err(|source| ReportError::Write { path: path.clone(), source })?;
+        files.push(path);
+        Ok::<(), ReportError>(())
+    };
+    let mut results = Vec::new();
+    csv::write_results(&mut results, &result_rows(&data))
+        .map_err(|source| ReportError::Write { path: out.join("results.csv"), source })?;
+    write(out.join("results.csv"), &results)?;
+    let mut timings = Vec::new();
+    csv::write_timings(&mut timings, &data.timings)
+        .map_err(|source| ReportError::Write { path: out.join("timings.csv"), source })?;
+    write(out.join("timings.csv"), &timings)?;
+    write(out.join("config.toml"), config_toml.as_bytes())?;
+    for figure in page.sections.iter().flat_map(|s| &s.figures) {
+        write(figures_dir.join(&figure.file), figure.svg.as_bytes())?;
+    }
+    write(out.join("index.html"), html::render_page(&page).as_bytes())?;
+    let summary = summary(config, &data, analyzer);
+    Ok(Outcome { data, summary, files })
+}
+
+/// The seed of realisation `rep` of `sampler` in dimension `dim` of the comparison.
+pub fn comparison_seed(base: u64, dim: usize, sampler: &str, rep: usize) -> u64 {
+    chain(base, &[1, dim as u64, name_stream(sampler), rep as u64])
+}
+
+/// The seed of run `rep` of `sampler` at target count `n` in the scaling experiment.
+pub fn scaling_seed(base: u64, dim: usize, sampler: &str, n: usize, rep: usize) -> u64 {
+    chain(base, &[2, dim as u64, name_stream(sampler), n as u64, rep as u64])
+}
+
+/// A sampler's name as a stream number: its 64-bit FNV-1a hash, fixed forever.
+fn name_stream(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn chain(base: u64, streams: &[u64]) -> u64 {
+    streams.iter().fold(base, |seed, &stream| derive_seed(seed, stream))
+}
+
+/// The Poisson-disk radius `relative · d_max(n)` for `n` points in volume `volume` of
+/// dimension `dim`, where `d_max = 2 (η_D V / (n V_D))^(1/D)` is the spacing of the densest
+/// known lattice packing (η_D) and `V_D` the volume of the unit ball.
+pub fn radius_for_count(n: usize, dim: usize, volume: f64, relative: f64) -> f64 {
+    const DENSEST: [f64; 8] =
+        [1.0, 0.906_900, 0.740_480, 0.616_850, 0.465_260, 0.372_950, 0.295_300, 0.253_670];
+    let packing = DENSEST[(dim.clamp(1, 8)) - 1];
+    let d = dim as f64;
+    relative * 2.0 * (packing * volume / (n.max(1) as f64 * unit_ball_volume(dim))).powf(1.0 / d)
+}
+
+/// Volume of the unit ball in `dim` dimensions (V_0 = 1, V_1 = 2, V_D = V_{D-2} · 2π / D).
+fn unit_ball_volume(dim: usize) -> f64 {
+    match dim {
+        0 => 1.0,
+        1 => 2.0,
+        d => unit_ball_volume(d - 2) * 2.0 * std::f64::consts::PI / d as f64,
+    }
+}
+
+fn progress_bar(config: &Config, show: bool) -> ProgressBar {
+    let comparison = config.dims.len() * config.samplers.len() * config.realisations;
+    let scaling =
+        config.scaling.as_ref().map_or(0, |s| s.samplers.len() * s.counts().len() * s.reps);
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(
+        Some((comparison + scaling) as u64),
+        ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:32}] {pos}/{len} {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// Runs every experiment of the configuration.
+fn measure<A: Analyzer>(
+    config: &Config,
+    analyzer: &A,
+    show_progress: bool,
+) -> Result<ReportData, ReportError> {
+    let bar = progress_bar(config, show_progress);
+    let mut timings = Vec::new();
+    let mut dims = Vec::new();
+    for (index, entry) in config.dims.iter().enumerate() {
+        let result = with_dim!(entry.dim, D => measure_dim::<D, A>(config, index, entry, analyzer, &bar, &mut timings),
+            else unreachable!("validated dimension"))?;
+        dims.push(result);
+    }
+    let scaling = match &config.scaling {
+        Some(scaling) => {
+            Some(with_dim!(scaling.dim, D => measure_scaling::<D>(config, &bar, &mut timings),
+            else unreachable!("validated dimension"))?)
+        }
+        None => None,
+    };
+    bar.finish_and_clear();
+    Ok(ReportData { dims, scaling, timings })
+}
+
+fn unit_domain<const D: usize>(config: &Config) -> Domain<D> {
+    let domain =
+        Domain::new([0.0; D], [1.0; D]).unwrap_or_else(|_| unreachable!("the unit box is valid"));
+    if config.periodic { domain.periodic() } else { domain }
+}
+
+/// Builds `config.samplers[index]` in the unit box with `radius`.
+fn build<const D: usize>(
+    config: &Config,
+    index: usize,
+    radius: f64,
+) -> Result<Box<dyn DynSampler<D>>, ReportError> {
+    let entry = &config.samplers[index];
+    registry::build::<D>(&entry.name, unit_domain::<D>(config), &entry.params(Some(radius)))
+        .map_err(|e| ReportError::Build {
+            index,
+            name: entry.name.clone(),
+            dim: D,
+            message: e.to_string(),
+        })
+}
+
+fn measure_dim<const D: usize, A: Analyzer>(
+    config: &Config,
+    index: usize,
+    entry: &DimConfig,
+    analyzer: &A,
+    bar: &ProgressBar,
+    timings: &mut Vec<TimingRow>,
+) -> Result<DimResult, ReportError> {
+    let radius = match (entry.radius, entry.n) {
+        (Some(radius), _) => radius,
+        (None, Some(n)) => radius_for_count(n, D, 1.0, config.relative_radius),
+        (None, None) => unreachable!("validated: radius or n"),
+    };
+    let samplers = (0..config.samplers.len())
+        .map(|i| build::<D>(config, i, radius))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Radius-driven samplers run first: their mean count sets N for the others.
+    let mut order: Vec<usize> = (0..samplers.len()).collect();
+    order.sort_by_key(|&i| samplers[i].min_distance().is_none());
+    let mut count = entry.n;
+    let mut results: Vec<Option<SamplerResult>> = vec![None; samplers.len()];
+    for i in order {
+        let sampler = &samplers[i];
+        let name = config.samplers[i].name.as_str();
+        let radius_driven = sampler.min_distance().is_some();
+        let n = if radius_driven {
+            usize::MAX
+        } else {
+            count.ok_or(ReportError::NoCount { index, dim: D })?
+        };
+        let mut realisations = Vec::new();
+        let mut analyses = Vec::new();
+        let mut first_points = Vec::new();
+        for rep in 0..config.realisations {
+            bar.set_message(format!("{D}D {name} #{rep}"));
+            let seed = comparison_seed(config.seed, D, name, rep);
+            let start = Instant::now();
+            let set = sampler.sample_seeded(n, seed);
+            let seconds = start.elapsed().as_secs_f64();
+            bar.inc(1);
+            timings.push(TimingRow {
+                experiment: "comparison",
+                sampler: name.into(),
+                dim: D,
+                n: set.len(),
+                rep,
+                seed,
+                seconds,
+            });
+            let context = AnalysisContext {
+                sampler: name,
+                dim: D,
+                rep,
+                radius,
+                sampler_radius: sampler.min_distance(),
+                options: &config.metrics,
+            };
+            let analysis = analyzer.analyze(&set, &context);
+            if rep == 0 {
+                first_points = set.points.iter().map(|p| p.to_vec()).collect();
+            }
+            realisations.push(Realisation {
+                rep,
+                seed,
+                n: set.len(),
+                attempts: set.attempts,
+                stop: set.stop,
+                seconds,
+                scalars: analysis.scalars.clone(),
+            });
+            analyses.push(analysis);
+        }
+        if radius_driven && count.is_none() {
+            let mean =
+                realisations.iter().map(|r| r.n as f64).sum::<f64>() / realisations.len() as f64;
+            count = Some((mean.round() as usize).max(1));
+        }
+        results[i] = Some(aggregate(name, radius_driven, realisations, first_points, analyses));
+    }
+    let samplers = results.into_iter().flatten().collect::<Vec<_>>();
+    let count = samplers.iter().any(|s| !s.radius_driven).then_some(count).flatten();
+    Ok(DimResult { dim: D, radius, count, samplers })
+}
+
+fn aggregate(
+    name: &str,
+    radius_driven: bool,
+    realisations: Vec<Realisation>,
+    first_points: Vec<Vec<f64>>,
+    analyses: Vec<Analysis>,
+) -> SamplerResult {
+    let spectra: Vec<&RadialSpectrum> =
+        analyses.iter().filter_map(|a| a.radial_spectrum.as_ref()).collect();
+    let spectrum = spectra.first().map(|first| RadialSpectrum {
+        x_label: first.x_label.clone(),
+        points: mean_curve(&spectra.iter().map(|s| s.points.as_slice()).collect::<Vec<_>>()),
+    });
+    let periodograms: Vec<&Periodogram> =
+        analyses.iter().filter_map(|a| a.periodogram.as_ref()).collect();
+    let periodogram = periodograms.first().map(|first| {
+        let same: Vec<&[f64]> = periodograms
+            .iter()
+            .filter(|p| {
+                p.max_frequency == first.max_frequency && p.values.len() == first.values.len()
+            })
+            .map(|p| p.values.as_slice())
+            .collect();
+        Periodogram { max_frequency: first.max_frequency, values: mean_values(&same) }
+    });
+    let histograms: Vec<&Histogram> =
+        analyses.iter().filter_map(|a| a.nn_histogram.as_ref()).collect();
+    let histogram = histograms.first().map(|first| {
+        let same: Vec<&&Histogram> = histograms.iter().filter(|h| h.edges == first.edges).collect();
+        Histogram {
+            x_label: first.x_label.clone(),
+            y_label: first.y_label.clone(),
+            edges: first.edges.clone(),
+            values: mean_values(&same.iter().map(|h| h.values.as_slice()).collect::<Vec<_>>()),
+            expected: mean_curve(&same.iter().map(|h| h.expected.as_slice()).collect::<Vec<_>>()),
+        }
+    });
+    SamplerResult {
+        name: name.to_string(),
+        radius_driven,
+        realisations,
+        first_points,
+        spectrum,
+        periodogram,
+        histogram,
+    }
+}
+
+/// The element-wise mean of equally long value lists (those as long as the first).
+fn mean_values(lists: &[&[f64]]) -> Vec<f64> {
+    let Some(first) = lists.first() else {
+        return Vec::new();
+    };
+    let same: Vec<&&[f64]> = lists.iter().filter(|l| l.len() == first.len()).collect();
+    (0..first.len()).map(|i| same.iter().map(|l| l[i]).sum::<f64>() / same.len() as f64).collect()
+}
+
+/// The pointwise mean of curves sampled at the same abscissae as the first (others are
+/// left out).
+fn mean_curve(curves: &[&[(f64, f64)]]) -> Vec<(f64, f64)> {
+    let Some(first) = curves.first() else {
+        return Vec::new();
+    };
+    let same: Vec<&&[(f64, f64)]> = curves
+        .iter()
+        .filter(|c| c.len() == first.len() && c.iter().zip(first.iter()).all(|(a, b)| a.0 == b.0))
+        .collect();
+    first
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.0, same.iter().map(|c| c[i].1).sum::<f64>() / same.len() as f64))
+        .collect()
+}
+
+fn measure_scaling<const D: usize>(
+    config: &Config,
+    bar: &ProgressBar,
+    timings: &mut Vec<TimingRow>,
+) -> Result<ScalingResult, ReportError> {
+    let Some(scaling) = &config.scaling else {
+        unreachable!("called with a scaling experiment");
+    };
+    let mut series = Vec::new();
+    for name in &scaling.samplers {
+        let index = config
+            .samplers
+            .iter()
+            .position(|s| &s.name == name)
+            .unwrap_or_else(|| unreachable!("validated"));
+        let mut points = Vec::new();
+        for target in scaling.counts() {
+            let radius = radius_for_count(target, D, 1.0, config.relative_radius);
+            let sampler = build::<D>(config, index, radius)?;
+            let n = if sampler.min_distance().is_some() { usize::MAX } else { target };
+            for rep in 0..scaling.reps {
+                bar.set_message(format!("scaling {D}D {name} N≈{target} #{rep}"));
+                let seed = scaling_seed(config.seed, D, name, target, rep);
+                let start = Instant::now();
+                let set = sampler.sample_seeded(n, seed);
+                let seconds = start.elapsed().as_secs_f64();
+                bar.inc(1);
+                timings.push(TimingRow {
+                    experiment: "scaling",
+                    sampler: name.clone(),
+                    dim: D,
+                    n: set.len(),
+                    rep,
+                    seed,
+                    seconds,
+                });
+                points.push((set.len() as f64, seconds));
+            }
+        }
+        series.push(Series { name: name.clone(), points });
+    }
+    let fits =
+        plot::scaling::fits(&plot::ScalingChart { title: String::new(), series: series.clone() });
+    Ok(ScalingResult { dim: D, series, fits })
+}
+
+/// The rows of `results.csv`: per dimension, sampler and realisation, the runner's own
+/// `attempts` and then the analyzer's scalars, all in configuration order.
+pub fn result_rows(data: &ReportData) -> Vec<ResultRow> {
+    let mut rows = Vec::new();
+    for dim in &data.dims {
+        for sampler in &dim.samplers {
+            for r in &sampler.realisations {
+                let attempts = ("attempts".to_string(), r.attempts as f64);
+                for (metric, value) in std::iter::once(&attempts).chain(&r.scalars) {
+                    rows.push(ResultRow {
+                        sampler: sampler.name.clone(),
+                        dim: dim.dim,
+                        n: r.n,
+                        rep: r.rep,
+                        seed: r.seed,
+                        metric: metric.clone(),
+                        value: *value,
+                    });
+                }
+            }
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// `comparison_seed(7, 2, "bridson", 0)`, pinned.
+    const PINNED_SEED: u64 = 11_587_243_863_992_943_849;
+
+    #[test]
+    fn d_max_matches_the_reference_formula() {
+        assert!((unit_ball_volume(2) - std::f64::consts::PI).abs() < 1e-15);
+        assert!((unit_ball_volume(3) - 4.0 / 3.0 * std::f64::consts::PI).abs() < 1e-15);
+        // In 2D, d_max = sqrt(2 V / (√3 N)).
+        let expected = (2.0 / (3f64.sqrt() * 1000.0)).sqrt();
+        assert!((radius_for_count(1000, 2, 1.0, 1.0) / expected - 1.0).abs() < 1e-5);
+        assert!((radius_for_count(1000, 2, 1.0, 0.5) / expected - 0.5).abs() < 1e-5);
+    }
+
+    #[test]
+    fn seeds_are_distinct_per_stream_and_fixed() {
+        let seeds: BTreeSet<u64> = ["bridson", "white-noise"]
+            .iter()
+            .flat_map(|name| {
+                (0..3).flat_map(move |rep| [2, 3].map(|dim| comparison_seed(7, dim, name, rep)))
+            })
+            .collect();
+        assert_eq!(seeds.len(), 12);
+        assert_ne!(comparison_seed(7, 2, "bridson", 0), scaling_seed(7, 2, "bridson", 0, 0));
+        // Pinned: changing the derivation changes every recorded seed.
+        assert_eq!(comparison_seed(7, 2, "bridson", 0), PINNED_SEED);
+    }
+
+    #[test]
+    fn curves_average_only_over_matching_abscissae() {
+        let a = [(1.0, 2.0), (2.0, 4.0)];
+        let b = [(1.0, 4.0), (2.0, 8.0)];
+        let c = [(1.5, 100.0), (2.0, 100.0)];
+        assert_eq!(mean_curve(&[&a, &b, &c]), vec![(1.0, 3.0), (2.0, 6.0)]);
+        assert_eq!(mean_values(&[&[1.0, 2.0], &[3.0, 4.0], &[9.0]]), vec![2.0, 3.0]);
+        assert!(mean_curve(&[]).is_empty());
+    }
+}

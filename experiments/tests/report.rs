@@ -1,0 +1,442 @@
+//! The report end to end: the quick run writes every file, figures are well-formed SVG with
+//! the expected series, results.csv is tidy and reproducible from the written config, and bad
+//! configurations are rejected with errors that name the key.
+
+use experiments::config::Config;
+use experiments::plot::{colour_hex, histogram::EXPECTED_COLOUR, sampler_colour};
+use experiments::report::analysis::{
+    Analysis, AnalysisContext, Analyzer, ChartSpec, Histogram, Periodogram, RadialSpectrum,
+    StandardAnalyzer,
+};
+use experiments::report::{ReportData, write_report};
+use poisson_nd::PointSet;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("poisson-nd-report-{tag}-")).tempdir().unwrap()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every SVG under `figures/` parses as XML and appears inline in index.html; returns the
+/// file names and texts.
+fn check_figures(out: &Path) -> Vec<(String, String)> {
+    let html = read(&out.join("index.html"));
+    let mut figures = Vec::new();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(out.join("figures")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        assert!(name.ends_with(".svg"), "{name}");
+        let text = read(&path);
+        assert_eq!(parse(&name, &text).root_element().tag_name().name(), "svg", "{name}");
+        assert!(html.contains(&format!("<figure id=\"{name}\">")), "{name} not in index.html");
+        assert!(html.contains(text.trim()), "{name} is not inlined verbatim");
+        figures.push((name, text));
+    }
+    figures
+}
+
+fn parse<'a>(name: &str, text: &'a str) -> roxmltree::Document<'a> {
+    roxmltree::Document::parse(text).unwrap_or_else(|e| panic!("{name} is not XML: {e}"))
+}
+
+/// Elements named `tag` whose `stroke` (or `fill`) is the sampler's colour.
+fn count_coloured(
+    doc: &roxmltree::Document<'_>,
+    tag: &str,
+    attribute: &str,
+    colour: &str,
+) -> usize {
+    doc.descendants()
+        .filter(|n| n.tag_name().name() == tag && n.attribute(attribute) == Some(colour))
+        .count()
+}
+
+#[test]
+fn quick_report_writes_every_file_with_the_expected_content() {
+    let dir = temp_dir("quick");
+    let config = Config::quick_config().unwrap();
+    let outcome = write_report(&config, dir.path(), &StandardAnalyzer, false).unwrap();
+    for file in ["index.html", "results.csv", "timings.csv", "config.toml"] {
+        assert!(dir.path().join(file).is_file(), "{file} missing");
+    }
+    let html = read(&dir.path().join("index.html"));
+    assert!(!html.contains("<script") && !html.contains(" src=") && !html.contains("https://"));
+    for needle in [
+        "Environment",
+        "CPU",
+        "logical cores",
+        "UTC",
+        "[[samplers]]",
+        "Comparison in 2D",
+        "Scaling",
+    ] {
+        assert!(html.contains(needle), "index.html lacks {needle}");
+    }
+
+    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name.as_str()).collect();
+    let figures = check_figures(dir.path());
+    let names: BTreeSet<&str> = figures.iter().map(|(n, _)| n.as_str()).collect();
+    for sampler in &samplers {
+        assert!(names.contains(format!("2d-points-{sampler}.svg").as_str()));
+        assert!(names.contains(format!("3d-points-{sampler}.svg").as_str()));
+    }
+    for (name, text) in &figures {
+        let doc = &parse(name, text);
+        if let Some(sampler) = name.strip_prefix("2d-points-").and_then(|n| n.strip_suffix(".svg"))
+        {
+            // One dot per point of the first realisation, in the sampler's colour.
+            let n = outcome.data.dims[0]
+                .samplers
+                .iter()
+                .find(|s| s.name == sampler)
+                .unwrap()
+                .first_points
+                .len();
+            let colour = colour_hex(sampler_colour(sampler));
+            assert_eq!(count_coloured(doc, "circle", "fill", &colour), n, "{name}");
+        }
+        if name == "scaling.svg" {
+            for sampler in &samplers {
+                let colour = colour_hex(sampler_colour(sampler));
+                assert!(
+                    count_coloured(doc, "polyline", "stroke", &colour) >= 1,
+                    "no fitted line for {sampler}"
+                );
+            }
+        }
+    }
+
+    // A row per sampler × dimension × realisation × metric.
+    let csv = read(&dir.path().join("results.csv"));
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("sampler,dim,n,rep,seed,metric,value"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let metrics: BTreeSet<&str> = rows.iter().map(|r| r[5]).collect();
+    assert_eq!(metrics, BTreeSet::from(["attempts", "min_distance"]));
+    assert_eq!(
+        rows.len(),
+        samplers.len() * config.dims.len() * config.realisations * metrics.len()
+    );
+    for sampler in &samplers {
+        for dim in &config.dims {
+            for metric in &metrics {
+                let count = rows
+                    .iter()
+                    .filter(|r| r[0] == *sampler && r[1] == dim.dim.to_string() && r[5] == *metric)
+                    .count();
+                assert_eq!(count, config.realisations, "{sampler} {}D {metric}", dim.dim);
+            }
+        }
+    }
+    assert!(rows.iter().all(|r| r.len() == 7 && r[6].parse::<f64>().is_ok()));
+
+    let timings = read(&dir.path().join("timings.csv"));
+    assert!(timings.starts_with("experiment,sampler,dim,n,rep,seed,seconds\n"));
+    assert!(timings.contains("\ncomparison,") && timings.contains("\nscaling,"));
+
+    assert_eq!(Config::load(&dir.path().join("config.toml")).unwrap(), config);
+    assert!(outcome.summary.contains("bridson") && outcome.summary.contains("a = "));
+}
+
+#[test]
+fn the_binary_reruns_from_the_written_config_byte_for_byte() {
+    let exe = env!("CARGO_BIN_EXE_experiments");
+    let (first, second) = (temp_dir("first"), temp_dir("second"));
+    let run = |args: &[&str]| {
+        let output = Command::new(exe).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert!(output.status.success(), "{args:?}: {stderr}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let stdout = run(&["--quick", "--out", first.path().to_str().unwrap()]);
+    assert!(stdout.contains("2D, r = 0.06") && stdout.contains("index.html"), "{stdout}");
+    let config = first.path().join("config.toml");
+    run(&[
+        "report",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        second.path().to_str().unwrap(),
+    ]);
+    let a = std::fs::read(first.path().join("results.csv")).unwrap();
+    let b = std::fs::read(second.path().join("results.csv")).unwrap();
+    assert!(a == b, "results.csv differs between the run and its rerun");
+    assert_eq!(
+        std::fs::read(&config).unwrap(),
+        std::fs::read(second.path().join("config.toml")).unwrap()
+    );
+}
+
+#[test]
+fn the_binary_reports_bad_configs_by_key() {
+    let exe = env!("CARGO_BIN_EXE_experiments");
+    let dir = temp_dir("bad");
+    let path = dir.path().join("bad.toml");
+    std::fs::write(
+        &path,
+        Config::quick_config().unwrap().to_toml().unwrap().replace("k = 30", "k = 0"),
+    )
+    .unwrap();
+    let output =
+        Command::new(exe).args(["report", "--config", path.to_str().unwrap()]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("samplers[0].k must be at least 1, got 0"), "{stderr}");
+    let output =
+        Command::new(exe).args(["--quick", "--config", path.to_str().unwrap()]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+fn quick_text() -> String {
+    experiments::config::QUICK_TOML.to_string()
+}
+
+fn error_of(text: &str) -> String {
+    match Config::from_toml(text) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn unknown_keys_are_named() {
+    let cases = [
+        (quick_text().replace("seed = ", "colour = 1\nseed = "), "colour"),
+        (quick_text().replace("k = 30", "k = 30\nradius = 0.1"), "radius"),
+        (quick_text().replace("histogram_bins", "histogram_bin"), "histogram_bin"),
+        (quick_text().replace("reps = 2", "reps = 2\nrepeat = 3"), "repeat"),
+        (quick_text().replace("dim = 3\n", "dim = 3\nwidth = 2\n"), "width"),
+    ];
+    for (text, key) in cases {
+        let message = error_of(&text);
+        assert!(message.contains(&format!("`{key}`")) || message.contains(key), "{key}: {message}");
+        assert!(message.contains("unknown field"), "{key}: {message}");
+    }
+}
+
+#[test]
+fn bad_values_are_named() {
+    let cases = [
+        (
+            quick_text().replace("radius = 0.06", "radius = -1"),
+            "dims[0].radius must be > 0, got -1",
+        ),
+        (
+            quick_text().replace("dim = 3\n", "dim = 9\n"),
+            "dims[1].dim must be between 1 and 8, got 9",
+        ),
+        (quick_text().replace("dim = 3\n", "dim = 2\n"), "dims[1].dim 2 is listed twice"),
+        (
+            quick_text().replace("realisations = 2", "realisations = 0"),
+            "realisations must be at least 1, got 0",
+        ),
+        (
+            quick_text().replace("name = \"white-noise\"", "name = \"nope\""),
+            "samplers[1].name 'nope' is not a sampler",
+        ),
+        (
+            quick_text().replace("k = 30", "candidates = 4"),
+            "samplers[0].candidates is not a parameter of 'bridson'",
+        ),
+        (
+            quick_text().replace(
+                "samplers = [\"bridson\", \"white-noise\"]",
+                "samplers = [\"bridson\", \"halton\"]",
+            ),
+            "scaling.samplers[1] 'halton' is not in samplers",
+        ),
+        (
+            quick_text().replace("n = [100, 300, 1000]", "n = [100, 0]"),
+            "scaling.n[1] must be at least 1, got 0",
+        ),
+        (
+            quick_text().replace("spectrum_max_frequency = 1.0", "spectrum_max_frequency = nan"),
+            "metrics.spectrum_max_frequency must be > 0, got NaN",
+        ),
+        (
+            quick_text().replace("relative_radius = 0.75", "relative_radius = 2.0"),
+            "relative_radius must be in (0, 1], got 2",
+        ),
+    ];
+    for (text, expected) in cases {
+        let message = error_of(&text);
+        assert!(message.contains(expected), "expected `{expected}`, got `{message}`");
+    }
+    // Type errors come from the parser, which names the key and its line.
+    let message = error_of(&quick_text().replace("seed = 20240601", "seed = \"x\""));
+    assert!(message.contains("seed"), "{message}");
+    let message = error_of(&quick_text().replace("seed = 20240601", "seed = -5"));
+    assert!(message.contains("seed"), "{message}");
+    let message = error_of(&quick_text().replace("realisations = 2\n", ""));
+    assert!(message.contains("realisations"), "{message}");
+}
+
+/// An analyzer with every kind of output, to drive each figure of the report: a real
+/// (small) periodogram and radial spectrum, an NN histogram with the white-noise density.
+struct FullAnalyzer;
+
+impl Analyzer for FullAnalyzer {
+    fn analyze<const D: usize>(
+        &self,
+        set: &PointSet<D>,
+        context: &AnalysisContext<'_>,
+    ) -> Analysis {
+        let n = set.len().max(1);
+        let mut nearest = vec![f64::INFINITY; set.len()];
+        for i in 0..set.len() {
+            for j in 0..set.len() {
+                if i != j {
+                    let d = set.domain.distance_squared(&set.points[i], &set.points[j]).sqrt();
+                    nearest[i] = nearest[i].min(d);
+                }
+            }
+        }
+        let bins = context.options.histogram_bins;
+        let r = context.radius;
+        let edges: Vec<f64> = (0..=bins).map(|i| 2.0 * i as f64 / bins as f64).collect();
+        let width = edges[1] - edges[0];
+        let mut values = vec![0.0; bins];
+        for d in &nearest {
+            let bin = ((d / r) / width) as usize;
+            if bin < bins {
+                values[bin] += 1.0 / (n as f64 * width);
+            }
+        }
+        // White noise: p(x) for x = d / r, with ρ V_D r^D = λ.
+        let ball = match D {
+            2 => std::f64::consts::PI,
+            3 => 4.0 / 3.0 * std::f64::consts::PI,
+            _ => 2.0,
+        };
+        let lambda = n as f64 * ball * r.powi(D as i32);
+        let expected = (0..=100)
+            .map(|i| {
+                let x = 2.0 * i as f64 / 100.0;
+                (x, lambda * D as f64 * x.powi(D as i32 - 1) * (-lambda * x.powi(D as i32)).exp())
+            })
+            .collect();
+        let mut analysis = Analysis {
+            scalars: vec![
+                ("fake_min".into(), nearest.iter().copied().fold(f64::INFINITY, f64::min) / r),
+                (
+                    "fake_cluster".into(),
+                    nearest.iter().filter(|&&d| d < r).count() as f64 / n as f64,
+                ),
+            ],
+            nn_histogram: Some(Histogram {
+                x_label: "d / r".into(),
+                y_label: "density".into(),
+                edges,
+                values,
+                expected,
+            }),
+            ..Analysis::default()
+        };
+        if D == 2 {
+            let m = (context.options.spectrum_max_frequency * (n as f64).sqrt()).ceil() as i64;
+            let side = (2 * m + 1) as usize;
+            let mut power = vec![0.0; side * side];
+            let mut rings = vec![(0.0, 0usize); m as usize + 1];
+            for ky in -m..=m {
+                for kx in -m..=m {
+                    let (mut re, mut im) = (0.0, 0.0);
+                    for p in &set.points {
+                        let phase =
+                            -2.0 * std::f64::consts::PI * (kx as f64 * p[0] + ky as f64 * p[1]);
+                        re += phase.cos();
+                        im += phase.sin();
+                    }
+                    let value = (re * re + im * im) / n as f64;
+                    power[((ky + m) as usize) * side + (kx + m) as usize] = value;
+                    let ring = ((kx * kx + ky * ky) as f64).sqrt().round() as usize;
+                    if ring > 0 && ring <= m as usize {
+                        rings[ring].0 += value;
+                        rings[ring].1 += 1;
+                    }
+                }
+            }
+            analysis.periodogram = Some(Periodogram { max_frequency: m as usize, values: power });
+            analysis.radial_spectrum = Some(RadialSpectrum {
+                x_label: "|k| / √N".into(),
+                points: (1..=m as usize)
+                    .map(|k| (k as f64 / (n as f64).sqrt(), rings[k].0 / rings[k].1.max(1) as f64))
+                    .collect(),
+            });
+        }
+        analysis
+    }
+
+    fn charts(&self, _dim: usize) -> Vec<ChartSpec> {
+        vec![
+            ChartSpec {
+                metric: "fake_cluster".into(),
+                label: "cluster rate".into(),
+                from_zero: true,
+                reference: None,
+            },
+            ChartSpec {
+                metric: "fake_min".into(),
+                label: "min distance / r".into(),
+                from_zero: true,
+                reference: Some(experiments::plot::Reference { label: "r".into(), value: 1.0 }),
+            },
+        ]
+    }
+}
+
+#[test]
+fn every_figure_kind_is_drawn_from_an_analyzer() {
+    let dir = temp_dir("full");
+    let config = Config::quick_config().unwrap();
+    let outcome = write_report(&config, dir.path(), &FullAnalyzer, false).unwrap();
+    let data: &ReportData = &outcome.data;
+    assert!(data.dims[0].samplers.iter().all(|s| s.spectrum.is_some() && s.periodogram.is_some()));
+    let figures = check_figures(dir.path());
+    let find = |name: &str| {
+        figures.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name}")).1.as_str()
+    };
+    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name.as_str()).collect();
+    for sampler in &samplers {
+        let colour = colour_hex(sampler_colour(sampler));
+        assert_eq!(
+            count_coloured(
+                &parse("spectrum", find("2d-spectrum.svg")),
+                "polyline",
+                "stroke",
+                &colour
+            ),
+            2,
+            "curve + legend"
+        );
+        let periodogram = parse(sampler, find(&format!("2d-periodogram-{sampler}.svg")));
+        assert_eq!(periodogram.descendants().filter(|n| n.tag_name().name() == "image").count(), 1);
+        assert_eq!(
+            count_coloured(
+                &parse("metric", find("2d-metric-fake_cluster.svg")),
+                "circle",
+                "fill",
+                &colour
+            ),
+            1
+        );
+    }
+    for dim in [2, 3] {
+        let histogram = parse("histogram", find(&format!("{dim}d-nn-histogram.svg")));
+        let curve = colour_hex(EXPECTED_COLOUR);
+        assert_eq!(count_coloured(&histogram, "polyline", "stroke", &curve), samplers.len());
+    }
+    let csv = read(&dir.path().join("results.csv"));
+    assert!(csv.contains(",fake_cluster,") && csv.contains(",fake_min,"));
+    // The same analyzer and config give the same bytes.
+    let again = temp_dir("full-again");
+    write_report(&config, again.path(), &FullAnalyzer, false).unwrap();
+    assert_eq!(csv, read(&again.path().join("results.csv")));
+}
