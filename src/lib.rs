@@ -44,4 +44,6 @@ pub use error::Error;
 pub use grid::GridResolution;
 pub use point::Point;
 pub use sampler::{DEFAULT_MAX_POINTS, DynSampler, PointSet, Sampler, StopReason};
-pub use samplers::{BestCandidate, Bridson, DartThrowing, Halton, JitteredGrid, WhiteNoise};
+pub use samplers::{
+    BestCandidate, Bridson, CandidateDistance, DartThrowing, Halton, JitteredGrid, WhiteNoise,
+};

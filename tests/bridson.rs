@@ -5,7 +5,7 @@
 mod common;
 
 use common::{awkward_box, close_pair, min_pair_distance, radius_for_about};
-use poisson_nd::{Bridson, Domain, GridResolution, Sampler, StopReason};
+use poisson_nd::{Bridson, CandidateDistance, Domain, GridResolution, Sampler, StopReason};
 
 fn bridson<const D: usize>(domain: Domain<D>, points: f64) -> Bridson<D> {
     Bridson::new(domain, radius_for_about(&domain, points)).expect("valid")
@@ -58,7 +58,9 @@ fn neighbourhood_sizes() {
     assert_eq!(unit(0.1).with_grid(GridResolution::Fine).expect("ok").neighbourhood_len(), 3903);
     assert_eq!(unit(0.1).with_grid(GridResolution::Coarse).expect("ok").neighbourhood_len(), 243);
     let two_d = Bridson::new(Domain::<2>::unit().expect("box"), 0.01).expect("valid");
-    assert_eq!(two_d.neighbourhood_len(), 21);
+    assert_eq!(two_d.resolution(), GridResolution::Coarse);
+    assert_eq!(two_d.neighbourhood_len(), 9);
+    assert_eq!(two_d.with_grid(GridResolution::Fine).expect("ok").neighbourhood_len(), 21);
 }
 
 #[test]
@@ -149,14 +151,16 @@ fn two_dimensional_fill_density_is_as_published() {
 }
 
 /// Kolmogorov–Smirnov check that the second point of a run (a candidate from the first point's
-/// shell, accepted at once in an empty box) is uniform by volume in [r, 2r]:
-/// F(d) = (d^D − r^D) / ((2r)^D − r^D). 4000 seeds; the critical value 1.95/√n has a
-/// false-alarm rate of 0.1%.
-fn shell_distances_are_uniform_by_volume<const D: usize>() {
+/// shell, accepted at once in an empty box) has distance CDF `cdf` on [r, 2r]. 4000 seeds; the
+/// critical value 1.95/√n has a false-alarm rate of 0.1%.
+fn shell_distances_follow<const D: usize>(
+    distance: CandidateDistance,
+    cdf: impl Fn(f64, f64) -> f64,
+) {
     // 2r < 1/2: the toroidal distance is the distance the candidate was drawn at.
     let r = 0.2;
     let domain = Domain::<D>::unit().expect("box").periodic();
-    let sampler = Bridson::new(domain, r).expect("valid");
+    let sampler = Bridson::new(domain, r).expect("valid").with_candidate_distance(distance);
     let n = 4000;
     let mut distances: Vec<f64> = (0..n)
         .map(|seed| {
@@ -165,19 +169,23 @@ fn shell_distances_are_uniform_by_volume<const D: usize>() {
         })
         .collect();
     distances.sort_by(f64::total_cmp);
-    let cdf = |d: f64| {
-        (d.powi(D as i32) - r.powi(D as i32)) / ((2.0 * r).powi(D as i32) - r.powi(D as i32))
-    };
     let ks = distances
         .iter()
         .enumerate()
         .map(|(i, &d)| {
-            let f = cdf(d);
+            let f = cdf(d, r);
             (f - i as f64 / n as f64).abs().max(((i + 1) as f64 / n as f64 - f).abs())
         })
         .fold(0.0, f64::max);
-    assert!(ks < 1.95 / (n as f64).sqrt(), "D={D}: KS statistic {ks}");
+    assert!(ks < 1.95 / (n as f64).sqrt(), "D={D} {distance:?}: KS statistic {ks}");
     assert!(distances[0] >= r && distances[n as usize - 1] <= 2.0 * r, "D={D}");
+}
+
+fn shell_distances_are_uniform_by_volume<const D: usize>() {
+    let powi = |x: f64| x.powi(D as i32);
+    shell_distances_follow::<D>(CandidateDistance::UniformInVolume, |d, r| {
+        (powi(d) - powi(r)) / (powi(2.0 * r) - powi(r))
+    });
 }
 
 #[test]
@@ -187,4 +195,24 @@ fn shell_candidates_are_uniform_by_volume() {
     shell_distances_are_uniform_by_volume::<4>();
     shell_distances_are_uniform_by_volume::<5>();
     shell_distances_are_uniform_by_volume::<8>();
+}
+
+#[test]
+fn shell_candidates_can_be_uniform_in_radius() {
+    let uniform = |d: f64, r: f64| (d - r) / r;
+    shell_distances_follow::<2>(CandidateDistance::UniformInRadius, uniform);
+    shell_distances_follow::<3>(CandidateDistance::UniformInRadius, uniform);
+    shell_distances_follow::<6>(CandidateDistance::UniformInRadius, uniform);
+}
+
+#[test]
+fn uniform_radius_candidates_pack_more_densely() {
+    let domain = Domain::<2>::unit().expect("box").periodic();
+    let by_volume = Bridson::new(domain, 0.01).expect("valid");
+    let by_radius = by_volume.clone().with_candidate_distance(CandidateDistance::UniformInRadius);
+    let (a, b) = (by_volume.sample_seeded(usize::MAX, 3), by_radius.sample_seeded(usize::MAX, 3));
+    // About 1.5% more points; the count varies by ~0.3% between seeds.
+    assert!(b.len() as f64 > 1.007 * a.len() as f64, "{} vs {}", b.len(), a.len());
+    let pair = close_pair(&domain, &b.points, 0.01);
+    assert!(pair.is_none(), "{pair:?}");
 }

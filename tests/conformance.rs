@@ -159,7 +159,7 @@ fn dart_throwing<const D: usize>(domain: Domain<D>) -> DartThrowing<D> {
 conformance!(dart_throwing_suite, dart_throwing, n = usize::MAX, exact_count = false);
 
 fn dart_throwing_grid<const D: usize>(domain: Domain<D>) -> DartThrowing<D> {
-    dart_throwing(domain).with_grid(GridResolution::default_for(D)).expect("valid grid")
+    dart_throwing(domain).with_grid(GridResolution::default()).expect("valid grid")
 }
 conformance!(dart_throwing_grid_suite, dart_throwing_grid, n = usize::MAX, exact_count = false);
 

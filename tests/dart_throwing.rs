@@ -41,7 +41,7 @@ fn both<const D: usize>(domain: Domain<D>, radius: f64, max_misses: u64) -> [Dar
     let naive = DartThrowing::new(domain, radius)
         .and_then(|s| s.with_max_misses(max_misses))
         .expect("valid");
-    let grid = naive.clone().with_grid(GridResolution::default_for(D)).expect("valid grid");
+    let grid = naive.clone().with_grid(GridResolution::default()).expect("valid grid");
     [naive, grid]
 }
 

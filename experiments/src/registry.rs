@@ -76,7 +76,7 @@ pub fn build<const D: usize>(
         "dart-throwing" => Ok(Box::new(dart_throwing(domain, radius("dart-throwing")?, params)?)),
         "dart-throwing-grid" => {
             let sampler = dart_throwing(domain, radius("dart-throwing-grid")?, params)?;
-            Ok(Box::new(sampler.with_grid(GridResolution::default_for(D))?))
+            Ok(Box::new(sampler.with_grid(GridResolution::default())?))
         }
         "best-candidate" => {
             let mut sampler =

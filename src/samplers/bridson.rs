@@ -9,6 +9,19 @@ use crate::rng::{fill_symmetric_32, standard_normal_pair, uniform_index, uniform
 use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
 use rand::Rng;
 
+/// How far from its active point a candidate is drawn, within the shell `[r, 2r]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CandidateDistance {
+    /// Uniform by volume in the shell, as Bridson (2007) specifies: the distance `d` has
+    /// density ∝ d^(D−1), so most candidates land towards `2r`.
+    #[default]
+    UniformInVolume,
+    /// Uniform distance in `[r, 2r)` and a uniform direction: candidates crowd towards `r`,
+    /// which packs the output more densely (about 1.5% more points in 2D, 2% in 3D). This is
+    /// what several other implementations do; use it to compare with them like for like.
+    UniformInRadius,
+}
+
 /// Default attempts per active point, as in Bridson (2007).
 pub const DEFAULT_ATTEMPTS: u32 = 30;
 
@@ -26,9 +39,10 @@ pub const DEFAULT_DENSE_GRID_LIMIT: usize = 256 << 20;
 /// and every point lies in the domain. O(N·k) expected time; memory O(N) plus the grid.
 /// It does not guarantee maximality: with `k = 30` it stops well short of a maximal set.
 ///
-/// The background grid has cells of side at most r/√D (or r, see [`GridResolution`]), and
-/// the search covers every cell that can hold a point closer than `r`: ⌈√D⌉ cells along an
-/// axis, not the 5^D block that is only enough up to D = 4 (docs/algorithms.md).
+/// The background grid has cells of side at most r (default) or r/√D (see
+/// [`GridResolution`]), and the search covers exactly the cells that can hold a point closer
+/// than `r`: with r/√D cells that is ⌈√D⌉ cells along an axis, not the 5^D block that is only
+/// enough up to D = 4 (docs/algorithms.md).
 ///
 /// ```
 /// use poisson_nd::{Bridson, Domain, Sampler};
@@ -46,17 +60,18 @@ pub struct Bridson<const D: usize> {
     resolution: GridResolution,
     dense_grid_limit: usize,
     layout: GridLayout<D>,
+    candidate_distance: CandidateDistance,
 }
 
 impl<const D: usize> Bridson<D> {
     /// Bridson's sampler in `domain` with minimum distance `radius` and the defaults:
     /// k = 30, the point limit [`DEFAULT_MAX_POINTS`], grid resolution
-    /// [`GridResolution::default_for`] D.
+    /// [`GridResolution::default`] (coarse cells).
     ///
     /// Errors: `D = 0`, a radius that is not finite and positive, or a radius so small for
     /// the box that the densest packing would pass the point limit.
     pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
-        let resolution = GridResolution::default_for(D);
+        let resolution = GridResolution::default();
         let max_points = DEFAULT_MAX_POINTS;
         check_radius(&domain, radius, max_points)?;
         let layout = GridLayout::new(&domain, radius, resolution, DEFAULT_DENSE_GRID_LIMIT)?;
@@ -68,6 +83,7 @@ impl<const D: usize> Bridson<D> {
             resolution,
             dense_grid_limit: DEFAULT_DENSE_GRID_LIMIT,
             layout,
+            candidate_distance: CandidateDistance::default(),
         })
     }
 
@@ -89,7 +105,7 @@ impl<const D: usize> Bridson<D> {
         Ok(self)
     }
 
-    /// Chooses the background grid's resolution (default: [`GridResolution::default_for`]).
+    /// Chooses the background grid's resolution (default: [`GridResolution::Coarse`]).
     /// The grid only answers "is a point closer than r?", so the output is bit-identical for
     /// every resolution; only the speed changes. Errors as [`Bridson::new`].
     pub fn with_grid(mut self, resolution: GridResolution) -> Result<Self, Error> {
@@ -105,6 +121,19 @@ impl<const D: usize> Bridson<D> {
         self.layout = GridLayout::new(&self.domain, self.radius, self.resolution, bytes)?;
         self.dense_grid_limit = bytes;
         Ok(self)
+    }
+
+    /// Chooses how candidates are spread over the shell `[r, 2r]` (default
+    /// [`CandidateDistance::UniformInVolume`], Bridson's specification).
+    #[must_use]
+    pub fn with_candidate_distance(mut self, distance: CandidateDistance) -> Self {
+        self.candidate_distance = distance;
+        self
+    }
+
+    /// How candidates are spread over the shell.
+    pub fn candidate_distance(&self) -> CandidateDistance {
+        self.candidate_distance
     }
 
     /// The minimum distance.
@@ -132,12 +161,13 @@ impl<const D: usize> Bridson<D> {
         self.layout.is_dense()
     }
 
-    /// A candidate uniform by volume in the shell `[r, 2r]` around `centre`.
+    /// A candidate in the shell `[r, 2r]` around `centre`, spread as `candidate_distance` says.
     #[inline]
     fn shell_candidate<R: Rng + ?Sized>(&self, centre: &Point<D>, rng: &mut R) -> Point<D> {
         let r = self.radius;
         let mut v = [0.0; D];
-        if D <= 4 {
+        let by_volume = self.candidate_distance == CandidateDistance::UniformInVolume;
+        if D <= 4 && by_volume {
             // Rejection from the cube [-2r, 2r)^D: accepts 59% in 2D, 29% in 4D, no
             // transcendental functions. `v` is the offset in units of 2r.
             loop {
@@ -147,10 +177,17 @@ impl<const D: usize> Bridson<D> {
                     break;
                 }
             }
-            std::array::from_fn(|i| centre[i] + 2.0 * r * v[i])
+            return std::array::from_fn(|i| centre[i] + 2.0 * r * v[i]);
+        }
+        // A direction `v / |v|`: uniform in the unit ball by rejection up to 4D, Gaussian
+        // beyond (where the ball fills too little of the cube).
+        let mut norm2 = 0.0;
+        if D <= 4 {
+            while !(norm2 > 0.0 && norm2 < 1.0) {
+                fill_symmetric_32(rng, &mut v);
+                norm2 = v.iter().map(|x| x * x).sum();
+            }
         } else {
-            // Gaussian direction, radius by inverting the shell's volume CDF.
-            let mut norm2 = 0.0;
             while norm2 == 0.0 {
                 for pair in v.chunks_mut(2) {
                     let (a, b) = standard_normal_pair(rng);
@@ -161,11 +198,16 @@ impl<const D: usize> Bridson<D> {
                 }
                 norm2 = v.iter().map(|x| x * x).sum();
             }
-            let scale_up = (1u64 << D) as f64 - 1.0;
-            let length = r * libm::pow(1.0 + scale_up * uniform01(rng), 1.0 / D as f64);
-            let factor = length / norm2.sqrt();
-            std::array::from_fn(|i| centre[i] + factor * v[i])
         }
+        let u = uniform01(rng);
+        let length = if by_volume {
+            // Invert the shell's volume CDF (d^D − r^D) / ((2r)^D − r^D).
+            r * libm::pow(1.0 + ((1u64 << D) as f64 - 1.0) * u, 1.0 / D as f64)
+        } else {
+            r * (1.0 + u)
+        };
+        let factor = length / norm2.sqrt();
+        std::array::from_fn(|i| centre[i] + factor * v[i])
     }
 }
 

@@ -99,7 +99,7 @@ impl<const D: usize> DartThrowing<D> {
     }
 
     /// Looks darts up in a background grid of the given resolution instead of testing every
-    /// accepted point (see [`GridResolution`]; [`GridResolution::default_for`] D is the usual
+    /// accepted point (see [`GridResolution`]; [`GridResolution::default`] is the usual
     /// choice). The points stay bit-identical; the name becomes `"dart-throwing-grid"`.
     /// Errors when the grid would have too many cells to index.
     pub fn with_grid(mut self, resolution: GridResolution) -> Result<Self, Error> {

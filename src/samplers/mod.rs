@@ -8,7 +8,7 @@ pub mod jittered_grid;
 pub mod white_noise;
 
 pub use best_candidate::BestCandidate;
-pub use bridson::Bridson;
+pub use bridson::{Bridson, CandidateDistance};
 pub use dart_throwing::DartThrowing;
 pub use halton::Halton;
 pub use jittered_grid::JitteredGrid;
