@@ -357,6 +357,7 @@ fn field(result: &RunResult, key: &str) -> Option<f64> {
     fields.get(key)?.parse().ok()
 }
 
+/// Prints the medians as a Markdown table (ready to paste into docs/performance.md).
 fn print_table(
     dim: usize,
     radius: f64,
@@ -366,32 +367,34 @@ fn print_table(
 ) {
     let reference = &samplers[0];
     println!(
-        "D={dim} r={radius} k={} runs={} seeds={}..={} — medians over interleaved child runs",
+        "D = {dim}, r = {radius}, k = {}, {} interleaved round(s), seeds {}..={}: medians",
         args.k,
         args.runs,
         args.seed,
         args.seed + args.runs as u64 - 1
     );
-    println!(
-        "{:<18} {:>9} {:>12} {:>10} {:>8} {:>8} {:>7} {:>7} {:>9} {:>8}  {}",
+    println!();
+    let header = [
         "sampler",
         "points",
         "points/s",
-        "ratio",
-        "rho_rel",
-        "dmin/r",
-        "close",
+        &format!("{reference} ÷ this"),
+        "ρ_rel",
+        "d_min/r",
+        "close pairs",
         "outside",
         "peak MB",
-        "B/point",
-        "note"
-    );
-    let median_of = |i: usize, key: &str| {
-        median(results[i].iter().map(|r| field(r, key)).flat_map(|v| v).collect())
-    };
+        "bytes/point",
+        "note",
+    ];
+    println!("| {} |", header.join(" | "));
+    println!("|{}", " --- |".repeat(header.len()));
+    let fmt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
     for (i, name) in samplers.iter().enumerate() {
-        // The ratio is the median, over rounds, of reference points/s ÷ this sampler's
-        // points/s in the same round.
+        let values = |key: &str| results[i].iter().filter_map(|r| field(r, key)).collect();
+        let median_of = |key: &str| median(values(key));
+        let max_of = |key: &str| values(key).into_iter().reduce(f64::max);
+        // Per round: reference points/s ÷ this sampler's points/s; then the median.
         let ratio = median(
             results[0]
                 .iter()
@@ -399,49 +402,36 @@ fn print_table(
                 .filter_map(|(a, b)| Some(field(a, "points_per_s")? / field(b, "points_per_s")?))
                 .collect(),
         );
-        let max_close = results[i]
-            .iter()
-            .filter_map(|r| field(r, "close_pairs"))
-            .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
-        let max_outside = results[i]
-            .iter()
-            .filter_map(|r| field(r, "outside"))
-            .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
         let note = results[i]
             .iter()
             .find_map(|r| match r {
                 Err(e) => Some(e.clone()),
-                Ok(ChildLine { fields: f, .. })
-                    if f.get("status").map(String::as_str) != Some("ok") =>
-                {
-                    Some(format!(
-                        "{}: {}",
-                        f.get("status").cloned().unwrap_or_default(),
-                        f.get("reason").cloned().unwrap_or_default()
-                    ))
+                Ok(line) if line.fields.get("status").map(String::as_str) != Some("ok") => {
+                    let get = |k: &str| line.fields.get(k).cloned().unwrap_or_default();
+                    Some(format!("{}: {}", get("status"), get("reason")))
                 }
                 _ => None,
             })
             .unwrap_or_default();
-        let fmt =
-            |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
-        println!(
-            "{:<18} {:>9} {:>12} {:>10} {:>8} {:>8} {:>7} {:>7} {:>9} {:>8}  {}",
-            name,
-            fmt(median_of(i, "points"), 0),
-            fmt(median_of(i, "points_per_s"), 0),
-            if name == reference { "1".to_string() } else { fmt(ratio, 2) },
-            fmt(median_of(i, "rho_rel"), 4),
-            fmt(median_of(i, "d_min_over_r"), 4),
-            fmt(max_close, 0),
-            fmt(max_outside, 0),
-            fmt(median_of(i, "peak_rss_bytes").map(|b| b / 1e6), 1),
-            fmt(median_of(i, "bytes_per_point"), 1),
-            note
-        );
+        let row = [
+            name.clone(),
+            fmt(median_of("points"), 0),
+            fmt(median_of("points_per_s"), 0),
+            if i == 0 { "1".to_string() } else { fmt(ratio, 2) },
+            fmt(median_of("rho_rel"), 4),
+            fmt(median_of("d_min_over_r"), 4),
+            fmt(max_of("close_pairs"), 0),
+            fmt(max_of("outside"), 0),
+            fmt(median_of("peak_rss_bytes").map(|b| b / 1e6), 1),
+            fmt(median_of("bytes_per_point"), 1),
+            note,
+        ];
+        println!("| {} |", row.join(" | "));
     }
+    println!();
     println!(
-        "ratio = median over rounds of {reference} points/s ÷ this sampler's points/s; \
-         close/outside = the most over all rounds; B/point = (peak RSS − RSS before sampling) / points"
+        "Ratio: median over rounds of {reference} points/s ÷ this sampler's points/s in the same \
+         round. Close pairs and outside: the most in any round. Bytes/point: (peak RSS − RSS \
+         before sampling) / points."
     );
 }
