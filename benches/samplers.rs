@@ -25,8 +25,9 @@ const SEED: u64 = 1;
 /// Binds `$s` to each sampler in turn, built for `$domain` and `$radius`, and evaluates
 /// `$body` for it, provided the nominal size `$n` is at most the sampler's cap.
 ///
-/// **Adding a sampler is one line here**: its constructor and the largest nominal size worth
-/// timing (`usize::MAX` for none; quadratic samplers such as dart throwing stop early).
+/// **Adding a sampler is one line here**: `@one $n, CAP, $s, $body, CONSTRUCTOR`, where CAP is
+/// the largest nominal size worth timing (`usize::MAX` for none; quadratic samplers such as
+/// dart throwing would give `10_000`).
 /// Samplers are used by their concrete type, so the generator is not behind a `dyn` call.
 macro_rules! each_sampler {
     ($domain:expr, $radius:expr, $n:expr, |$s:ident| $body:expr) => {{

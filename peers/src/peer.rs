@@ -6,6 +6,8 @@
 //!   box is `[0, size)`; `with_samples(k)`; `with_seed(seed)` seeds its Xoshiro256**.
 //! - `poisson-diskus` 1.0.0: `bridson_rng(&[1.0; D], rmin, k, use_pbc = false, rng)` — `rmin`
 //!   is the minimum distance; the box is `[0, size)`; any `rand` 0.8 generator (Xoshiro256++).
+//!   Not reproducible all the same: it picks active points by iterating a `HashSet` whose order
+//!   is randomised per process.
 //! - `poisson` 0.10.1: `Builder::with_radius(radius, Type::Normal)` — `radius` is the radius
 //!   of the disks, so points are at least **2·radius** apart: it gets `r / 2`. Its box is
 //!   always the unit cube `[0, 1)^D`; `k` is fixed at 30; `rand` 0.6 generator (Xoshiro256**; no ++ for rand 0.6);
