@@ -29,7 +29,7 @@ const TITLE: u32 = 28;
 const LEFT: u32 = 40;
 const BOTTOM: u32 = 44;
 
-/// Draws one 2D point set: the domain at unit aspect (its longer side [`PANEL_SIDE`] pixels),
+/// Draws one 2D point set: the domain at unit aspect (its longer side `PANEL_SIDE` = 280 pixels),
 /// the domain box in black, the points as dots in the sampler's colour.
 pub fn scatter_2d(plot: &Scatter2d) -> Result<String, PlotError> {
     require("scatter", valid_box(plot.lo, plot.hi), "the domain box is empty or not finite")?;
