@@ -13,8 +13,15 @@
 //!   the scaling experiment (times vary between runs, so they are kept apart);
 //! - `config.toml`: the configuration, complete, which reproduces `results.csv` with
 //!   `--config`;
-//! - `index.html`: one self-contained page (environment, tables, inline SVG figures,
-//!   configuration), and `figures/*.svg`, the same figures as files.
+//! - `index.html`: one self-contained page (environment, tables, inline SVG figures with a
+//!   paragraph on how to read each, metric definitions, configuration), `figures/*.svg`, the
+//!   same figures as files, and `figures/*.csv`, the data each figure is drawn from.
+//!
+//! In each dimension the radius-driven samplers run first; the count-driven ones then draw the
+//! mean count of the first radius-driven sampler (unless `dims.n` gives it), so all are
+//! compared at about the same density. The optional scaling experiment times each listed
+//! sampler at a range of target counts and fits power laws to time and (for radius-driven
+//! samplers) attempts against N. `docs/report.md` describes every figure and key.
 //!
 //! A progress bar goes to stderr (when it is a terminal); a summary table to stdout.
 //!

@@ -776,7 +776,9 @@ fn scaling_section(config: &Config, scaling: &ScalingResult) -> Result<Section, 
         "Naive dart throwing checks every dart against every point placed, so its time grows about as \
          N² although its number of darts grows about as N; the grid version answers the same question \
          in constant time per dart and is linear, like Bridson's algorithm and best candidate with a \
-         fixed number of candidates. Times of a few microseconds are dominated by overheads and \
+         fixed number of candidates. (Dart throwing's attempts grow a little slower than N: a run \
+         ends after a fixed number of misses in a row, and a larger set, throwing more darts, meets \
+         such a streak a little further from saturation.) Times of a few microseconds are dominated by overheads and \
          scatter more."
             .into(),
     );
