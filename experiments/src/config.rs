@@ -18,6 +18,7 @@
 use crate::dims::MAX_DIM;
 use crate::registry::{SAMPLER_NAMES, SamplerParams};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The default configuration's text (`experiments/configs/default.toml`).
@@ -80,33 +81,62 @@ pub struct DimConfig {
 }
 
 /// A sampler and its parameters. Each sampler accepts only its own parameters (see
-/// [`accepted_parameters`]).
+/// [`accepted_parameters`]); a parameter left out takes the library's default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SamplerConfig {
     /// The name, one of [`SAMPLER_NAMES`].
     pub name: String,
-    /// Attempts per active point (Bridson's k).
+    /// Bridson: attempts per active point, `k` (default 30; at least 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub k: Option<u32>,
-    /// Candidates per point, as a multiple of the points so far (best-candidate).
+    /// Best candidate: candidates per new point, `m` (default 10; at least 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub candidates: Option<u32>,
-    /// Consecutive misses before giving up (dart throwing).
+    /// Best candidate: `true` draws `m·i` candidates for the `i`-th point (Mitchell 1991)
+    /// instead of `m` (default `false`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growing_candidates: Option<bool>,
+    /// Dart throwing (both searches): darts in a row that may miss before the run ends
+    /// (default 10 000; at least 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_misses: Option<u64>,
+    /// Halton (both): indices skipped at the start of the sequence (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip: Option<u64>,
+    /// `halton` only: `true` scrambles the sequence by random digit permutations, which
+    /// makes it the sampler `halton-randomized` (its name in the report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub randomize: Option<bool>,
 }
 
-/// Options of the metrics.
+/// Options of the metrics. Frequencies are in cycles per unit length (the box is the unit
+/// box) as multiples of `N^(1/D)` (`√N` in 2D); distances are in units of the comparison
+/// radius `r` of the dimension.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetricsConfig {
-    /// Highest frequency of the power spectra, as a multiple of √N.
+    /// Highest frequency of the power spectra, as a multiple of `N^(1/D)`, with `N` the
+    /// dimension's nominal count (see `docs/report.md`).
     #[serde(default = "default_spectrum_max_frequency")]
     pub spectrum_max_frequency: f64,
+    /// Half-width of the 2D periodogram images, as a multiple of `√N`; lowered so that
+    /// the square fits inside the computed spectrum.
+    #[serde(default = "default_periodogram_max_frequency")]
+    pub periodogram_max_frequency: f64,
     /// Bins of the nearest-neighbour histograms.
     #[serde(default = "default_histogram_bins")]
     pub histogram_bins: usize,
+    /// Upper end of the nearest-neighbour histograms, in units of `r`.
+    #[serde(default = "default_histogram_range")]
+    pub histogram_range: f64,
+    /// Bins of the pair correlation function.
+    #[serde(default = "default_pair_correlation_bins")]
+    pub pair_correlation_bins: usize,
+    /// Upper end of the pair correlation function, in units of `r` (it is also capped at
+    /// half the box side).
+    #[serde(default = "default_pair_correlation_range")]
+    pub pair_correlation_range: f64,
     /// Random probe points of the coverage metric.
     #[serde(default = "default_coverage_probes")]
     pub coverage_probes: usize,
@@ -115,8 +145,20 @@ pub struct MetricsConfig {
 fn default_spectrum_max_frequency() -> f64 {
     2.0
 }
+fn default_periodogram_max_frequency() -> f64 {
+    1.5
+}
 fn default_histogram_bins() -> usize {
     40
+}
+fn default_histogram_range() -> f64 {
+    2.0
+}
+fn default_pair_correlation_bins() -> usize {
+    50
+}
+fn default_pair_correlation_range() -> f64 {
+    2.5
 }
 fn default_coverage_probes() -> usize {
     10_000
@@ -126,7 +168,11 @@ impl Default for MetricsConfig {
     fn default() -> Self {
         MetricsConfig {
             spectrum_max_frequency: default_spectrum_max_frequency(),
+            periodogram_max_frequency: default_periodogram_max_frequency(),
             histogram_bins: default_histogram_bins(),
+            histogram_range: default_histogram_range(),
+            pair_correlation_bins: default_pair_correlation_bins(),
+            pair_correlation_range: default_pair_correlation_range(),
             coverage_probes: default_coverage_probes(),
         }
     }
@@ -150,6 +196,10 @@ pub struct ScalingConfig {
     pub n_log_range: Option<LogRange>,
     /// Timed runs per sampler and N.
     pub reps: usize,
+    /// Per sampler, the largest target count it is run at (targets above are skipped): keeps
+    /// an O(N²) sampler such as `dart-throwing` affordable while the others go further.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub max_n: BTreeMap<String, usize>,
 }
 
 /// `points` counts from `from` to `to`, evenly spaced in log N (rounded, duplicates dropped).
@@ -183,6 +233,12 @@ impl ScalingConfig {
         counts.sort_unstable();
         counts.dedup();
         counts
+    }
+
+    /// The target counts `sampler` is run at: [`ScalingConfig::counts`] up to its `max_n`.
+    pub fn counts_for(&self, sampler: &str) -> Vec<usize> {
+        let limit = self.max_n.get(sampler).copied().unwrap_or(usize::MAX);
+        self.counts().into_iter().filter(|&n| n <= limit).collect()
     }
 }
 
@@ -228,22 +284,43 @@ pub fn accepted_parameters(sampler: &str) -> &'static [&'static str] {
     match sampler {
         "bridson" => &["k"],
         "dart-throwing" | "dart-throwing-grid" => &["max_misses"],
-        "best-candidate" => &["candidates"],
+        "best-candidate" => &["candidates", "growing_candidates"],
+        "halton" => &["skip", "randomize"],
+        "halton-randomized" => &["skip"],
         _ => &[],
     }
 }
 
+/// The most bins a histogram or pair correlation function may have.
+const MAX_BINS: usize = 100_000;
+
+/// The largest integer TOML can hold (its integers are signed 64-bit).
+const TOML_INTEGER_MAX: u64 = i64::MAX as u64;
+
 impl SamplerConfig {
-    /// The parameters given, by key, with their values.
-    fn given(&self) -> Vec<(&'static str, u64)> {
+    /// The parameter keys given in this table, in the order of the struct.
+    fn given(&self) -> Vec<&'static str> {
         [
-            ("k", self.k.map(u64::from)),
-            ("candidates", self.candidates.map(u64::from)),
-            ("max_misses", self.max_misses),
+            ("k", self.k.is_some()),
+            ("candidates", self.candidates.is_some()),
+            ("growing_candidates", self.growing_candidates.is_some()),
+            ("max_misses", self.max_misses.is_some()),
+            ("skip", self.skip.is_some()),
+            ("randomize", self.randomize.is_some()),
         ]
         .into_iter()
-        .filter_map(|(key, value)| value.map(|v| (key, v)))
+        .filter_map(|(key, given)| given.then_some(key))
         .collect()
+    }
+
+    /// The sampler's name in the report (results, figures, seeds): `name`, except that
+    /// `halton` with `randomize = true` is `halton-randomized`, as the sampler calls itself.
+    pub fn label(&self) -> &str {
+        if self.name == "halton" && self.randomize == Some(true) {
+            "halton-randomized"
+        } else {
+            &self.name
+        }
     }
 
     /// The registry's parameters for this sampler, with the dimension's `radius`.
@@ -255,10 +332,34 @@ impl SamplerConfig {
             attempts: self.k,
             max_misses: self.max_misses,
             candidates: self.candidates,
-            growing_candidates: false,
-            skip: None,
-            randomize: false,
+            growing_candidates: self.growing_candidates.unwrap_or(false),
+            skip: self.skip,
+            randomize: self.randomize.unwrap_or(false),
         }
+    }
+
+    /// Checks the parameters' values; `key` is this table's path (`samplers[2]`).
+    fn validate_values(&self, key: &str) -> Result<(), ConfigError> {
+        for (parameter, value) in [
+            ("k", self.k.map(u64::from)),
+            ("candidates", self.candidates.map(u64::from)),
+            ("max_misses", self.max_misses),
+        ] {
+            if value == Some(0) {
+                return Err(invalid(format!("{key}.{parameter}"), "must be at least 1, got 0"));
+            }
+        }
+        for (parameter, value) in [("max_misses", self.max_misses), ("skip", self.skip)] {
+            if let Some(value) = value.filter(|&v| v > TOML_INTEGER_MAX) {
+                return Err(invalid(
+                    format!("{key}.{parameter}"),
+                    format!(
+                        "must be at most {TOML_INTEGER_MAX} (TOML integers are signed), got {value}"
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -363,14 +464,8 @@ impl Config {
                     ),
                 ));
             }
-            if self.samplers[..i].iter().any(|other| other.name == sampler.name) {
-                return Err(invalid(
-                    format!("{key}.name"),
-                    format!("'{}' is listed twice", sampler.name),
-                ));
-            }
             let accepted = accepted_parameters(&sampler.name);
-            for (parameter, value) in sampler.given() {
+            for parameter in sampler.given() {
                 if !accepted.contains(&parameter) {
                     let takes =
                         if accepted.is_empty() { "none".to_string() } else { accepted.join(", ") };
@@ -379,23 +474,47 @@ impl Config {
                         format!("is not a parameter of '{}' (it takes: {takes})", sampler.name),
                     ));
                 }
-                if value == 0 {
-                    return Err(invalid(format!("{key}.{parameter}"), "must be at least 1, got 0"));
-                }
+            }
+            sampler.validate_values(&key)?;
+            if let Some(first) =
+                self.samplers[..i].iter().position(|other| other.label() == sampler.label())
+            {
+                let (field, what) = if sampler.label() == sampler.name {
+                    ("name", format!("'{}' is listed twice", sampler.name))
+                } else {
+                    ("randomize", format!("makes '{}', listed twice", sampler.label()))
+                };
+                return Err(invalid(
+                    format!("{key}.{field}"),
+                    format!("{what} (first as samplers[{first}])"),
+                ));
             }
         }
         let metrics = &self.metrics;
-        if !(metrics.spectrum_max_frequency.is_finite() && metrics.spectrum_max_frequency > 0.0) {
-            return Err(invalid(
-                "metrics.spectrum_max_frequency",
-                format!("must be > 0, got {}", metrics.spectrum_max_frequency),
-            ));
+        for (key, value) in [
+            ("spectrum_max_frequency", metrics.spectrum_max_frequency),
+            ("periodogram_max_frequency", metrics.periodogram_max_frequency),
+            ("histogram_range", metrics.histogram_range),
+            ("pair_correlation_range", metrics.pair_correlation_range),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(invalid(format!("metrics.{key}"), format!("must be > 0, got {value}")));
+            }
         }
-        if metrics.histogram_bins == 0 {
-            return Err(invalid("metrics.histogram_bins", "must be at least 1, got 0"));
-        }
-        if metrics.coverage_probes == 0 {
-            return Err(invalid("metrics.coverage_probes", "must be at least 1, got 0"));
+        for (key, value, most) in [
+            ("histogram_bins", metrics.histogram_bins, MAX_BINS),
+            ("pair_correlation_bins", metrics.pair_correlation_bins, MAX_BINS),
+            ("coverage_probes", metrics.coverage_probes, usize::MAX),
+        ] {
+            if value == 0 {
+                return Err(invalid(format!("metrics.{key}"), "must be at least 1, got 0"));
+            }
+            if value > most {
+                return Err(invalid(
+                    format!("metrics.{key}"),
+                    format!("must be at most {most}, got {value}"),
+                ));
+            }
         }
         if let Some(scaling) = &self.scaling {
             self.validate_scaling(scaling)?;
@@ -408,11 +527,20 @@ impl Config {
         if scaling.reps == 0 {
             return Err(invalid("scaling.reps", "must be at least 1, got 0"));
         }
+        if scaling.samplers.is_empty() {
+            return Err(invalid("scaling.samplers", "must list at least one sampler"));
+        }
         for (i, name) in scaling.samplers.iter().enumerate() {
-            if !self.samplers.iter().any(|s| &s.name == name) {
+            if self.sampler_index(name).is_none() {
                 return Err(invalid(
                     format!("scaling.samplers[{i}]"),
                     format!("'{name}' is not in samplers"),
+                ));
+            }
+            if scaling.samplers[..i].contains(name) {
+                return Err(invalid(
+                    format!("scaling.samplers[{i}]"),
+                    format!("'{name}' is listed twice"),
                 ));
             }
         }
@@ -443,7 +571,33 @@ impl Config {
                 }
             }
         }
+        for (name, &limit) in &scaling.max_n {
+            let key = format!("scaling.max_n.{name}");
+            if !scaling.samplers.contains(name) {
+                return Err(invalid(key, format!("'{name}' is not in scaling.samplers")));
+            }
+            if scaling.counts_for(name).is_empty() {
+                return Err(invalid(
+                    key,
+                    format!(
+                        "is below every target count (the smallest is {}), got {limit}",
+                        scaling.counts().first().copied().unwrap_or(0)
+                    ),
+                ));
+            }
+        }
         Ok(())
+    }
+}
+
+impl Config {
+    /// The position in `samplers` of the sampler called `name` in the report (its
+    /// [`SamplerConfig::label`]) or in the configuration (its `name`).
+    pub fn sampler_index(&self, name: &str) -> Option<usize> {
+        self.samplers
+            .iter()
+            .position(|s| s.label() == name)
+            .or_else(|| self.samplers.iter().position(|s| s.name == name))
     }
 }
 
@@ -486,6 +640,7 @@ mod tests {
             n: None,
             n_log_range: Some(LogRange { from: 100, to: 10_000, points: 3 }),
             reps: 1,
+            max_n: BTreeMap::new(),
         };
         assert_eq!(scaling.counts(), vec![100, 1000, 10_000]);
         let tiny =
@@ -493,17 +648,119 @@ mod tests {
         assert_eq!(tiny.counts(), vec![1, 2]);
     }
 
+    fn sampler(name: &str) -> SamplerConfig {
+        SamplerConfig {
+            name: name.into(),
+            k: None,
+            candidates: None,
+            growing_candidates: None,
+            max_misses: None,
+            skip: None,
+            randomize: None,
+        }
+    }
+
     #[test]
     fn parameters_map_to_the_registry() {
-        let bridson = SamplerConfig {
-            name: "bridson".into(),
-            k: Some(12),
-            candidates: None,
-            max_misses: None,
-        };
+        let bridson = SamplerConfig { k: Some(12), ..sampler("bridson") };
         assert_eq!(
             bridson.params(Some(0.1)),
             SamplerParams { radius: Some(0.1), attempts: Some(12), ..SamplerParams::default() }
+        );
+        let best = SamplerConfig {
+            candidates: Some(4),
+            growing_candidates: Some(true),
+            ..sampler("best-candidate")
+        };
+        assert_eq!(
+            best.params(None),
+            SamplerParams {
+                candidates: Some(4),
+                growing_candidates: true,
+                ..SamplerParams::default()
+            }
+        );
+        let darts = SamplerConfig { max_misses: Some(50), ..sampler("dart-throwing") };
+        assert_eq!(darts.params(None).max_misses, Some(50));
+        let halton = SamplerConfig { skip: Some(9), randomize: Some(true), ..sampler("halton") };
+        assert_eq!(
+            halton.params(None),
+            SamplerParams { skip: Some(9), randomize: true, ..SamplerParams::default() }
+        );
+        assert_eq!(halton.label(), "halton-randomized");
+        assert_eq!(sampler("halton").label(), "halton");
+    }
+
+    #[test]
+    fn every_parameter_is_accepted_by_some_sampler_and_checked() {
+        let mut config = Config::quick_config().unwrap();
+        config.samplers = vec![
+            SamplerConfig { k: Some(5), ..sampler("bridson") },
+            SamplerConfig {
+                candidates: Some(3),
+                growing_candidates: Some(false),
+                ..sampler("best-candidate")
+            },
+            SamplerConfig { max_misses: Some(100), ..sampler("dart-throwing-grid") },
+            SamplerConfig { skip: Some(0), randomize: Some(false), ..sampler("halton") },
+            SamplerConfig { skip: Some(3), ..sampler("halton-randomized") },
+        ];
+        config.scaling = None;
+        config.validate().unwrap();
+        let text = config.to_toml().unwrap();
+        assert_eq!(Config::from_toml(&text).unwrap(), config, "{text}");
+
+        let error = |config: &Config| config.validate().unwrap_err().to_string();
+        let mut bad = config.clone();
+        bad.samplers[3].randomize = Some(true);
+        assert_eq!(
+            error(&bad),
+            "samplers[4].name 'halton-randomized' is listed twice (first as samplers[3])"
+        );
+        bad.samplers.swap(3, 4);
+        assert_eq!(
+            error(&bad),
+            "samplers[4].randomize makes 'halton-randomized', listed twice (first as samplers[3])"
+        );
+        let mut bad = config.clone();
+        bad.samplers[4].randomize = Some(true);
+        assert!(
+            error(&bad)
+                .starts_with("samplers[4].randomize is not a parameter of 'halton-randomized'")
+        );
+        let mut bad = config.clone();
+        bad.samplers[1].skip = Some(1);
+        assert!(error(&bad).starts_with("samplers[1].skip is not a parameter of 'best-candidate'"));
+        let mut bad = config.clone();
+        bad.samplers[2].max_misses = Some(0);
+        assert_eq!(error(&bad), "samplers[2].max_misses must be at least 1, got 0");
+        let mut bad = config.clone();
+        bad.samplers[4].skip = Some(u64::MAX);
+        assert!(error(&bad).starts_with("samplers[4].skip must be at most 9223372036854775807"));
+    }
+
+    #[test]
+    fn scaling_caps_counts_per_sampler() {
+        let mut config = Config::quick_config().unwrap();
+        let scaling = config.scaling.as_mut().unwrap();
+        scaling.n = Some(vec![100, 300, 1000]);
+        scaling.n_log_range = None;
+        scaling.max_n = BTreeMap::from([("white-noise".to_string(), 300)]);
+        assert_eq!(scaling.counts_for("white-noise"), vec![100, 300]);
+        assert_eq!(scaling.counts_for("bridson"), vec![100, 300, 1000]);
+        config.validate().unwrap();
+        let text = config.to_toml().unwrap();
+        assert_eq!(Config::from_toml(&text).unwrap(), config, "{text}");
+        let scaling = config.scaling.as_mut().unwrap();
+        scaling.max_n = BTreeMap::from([("white-noise".to_string(), 99)]);
+        assert!(config.validate().unwrap_err().to_string().starts_with(
+            "scaling.max_n.white-noise is below every target count (the smallest is 100)"
+        ));
+        let scaling = config.scaling.as_mut().unwrap();
+        scaling.max_n = BTreeMap::from([("halton".to_string(), 99)]);
+        assert_eq!(
+            config.validate().unwrap_err().to_string(),
+            "scaling.max_n.halton 'halton' is not in scaling.samplers"
         );
     }
 }

@@ -5,7 +5,7 @@
 use experiments::config::Config;
 use experiments::plot::{colour_hex, histogram::EXPECTED_COLOUR, sampler_colour};
 use experiments::report::analysis::{
-    Analysis, AnalysisContext, Analyzer, ChartSpec, Histogram, Periodogram, RadialSpectrum,
+    Analysis, AnalysisContext, Analyzer, ChartContext, ChartSpec, Curve, Histogram, Periodogram,
     StandardAnalyzer,
 };
 use experiments::report::{ReportData, write_report};
@@ -22,8 +22,8 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Every SVG under `figures/` parses as XML and appears inline in index.html; returns the
-/// file names and texts.
+/// Every SVG under `figures/` parses as XML and appears inline in index.html, and every CSV
+/// there is linked from the page and is rectangular; returns the SVG file names and texts.
 fn check_figures(out: &Path) -> Vec<(String, String)> {
     let html = read(&out.join("index.html"));
     let mut figures = Vec::new();
@@ -33,8 +33,16 @@ fn check_figures(out: &Path) -> Vec<(String, String)> {
     assert!(!files.is_empty());
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        assert!(name.ends_with(".svg"), "{name}");
         let text = read(&path);
+        if let Some(stem) = name.strip_suffix(".csv") {
+            assert!(html.contains(&format!("href=\"figures/{name}\"")), "{name} not linked");
+            let columns = text.lines().next().unwrap().split(',').count();
+            assert!(text.lines().count() > 1, "{name} has no rows");
+            assert!(text.lines().all(|l| l.split(',').count() == columns), "{name} is ragged");
+            assert!(!stem.is_empty());
+            continue;
+        }
+        assert!(name.ends_with(".svg"), "{name}");
         assert_eq!(parse(&name, &text).root_element().tag_name().name(), "svg", "{name}");
         assert!(html.contains(&format!("<figure id=\"{name}\">")), "{name} not in index.html");
         assert!(html.contains(text.trim()), "{name} is not inlined verbatim");
@@ -59,6 +67,18 @@ fn count_coloured(
         .count()
 }
 
+/// Elements named `tag` with the sampler's colour as `attribute`, in the figure `name`.
+fn coloured(
+    figures: &[(String, String)],
+    name: &str,
+    tag: &str,
+    attribute: &str,
+    sampler: &str,
+) -> usize {
+    let text = &figures.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name}")).1;
+    count_coloured(&parse(name, text), tag, attribute, &colour_hex(sampler_colour(sampler)))
+}
+
 #[test]
 fn quick_report_writes_every_file_with_the_expected_content() {
     let dir = temp_dir("quick");
@@ -76,41 +96,126 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         "UTC",
         "[[samplers]]",
         "Comparison in 2D",
+        "Comparison in 3D",
+        "Point sets",
+        "Nearest-neighbour distances",
+        "Cluster rate and relative radius",
+        "Power spectra",
+        "Pair correlation",
         "Scaling",
+        "Metrics",
+        "mean ± standard error",
     ] {
         assert!(html.contains(needle), "index.html lacks {needle}");
     }
 
-    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name.as_str()).collect();
+    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.label()).collect();
+    assert_eq!(samplers.len(), 8, "the quick run compares every sampler");
     let figures = check_figures(dir.path());
     let names: BTreeSet<&str> = figures.iter().map(|(n, _)| n.as_str()).collect();
-    for sampler in &samplers {
-        assert!(names.contains(format!("2d-points-{sampler}.svg").as_str()));
-        assert!(names.contains(format!("3d-points-{sampler}.svg").as_str()));
-    }
-    for (name, text) in &figures {
-        let doc = &parse(name, text);
-        if let Some(sampler) = name.strip_prefix("2d-points-").and_then(|n| n.strip_suffix(".svg"))
-        {
-            // One dot per point of the first realisation, in the sampler's colour.
-            let n = outcome.data.dims[0]
-                .samplers
-                .iter()
-                .find(|s| s.name == sampler)
-                .unwrap()
-                .first_points
-                .len();
-            let colour = colour_hex(sampler_colour(sampler));
-            assert_eq!(count_coloured(doc, "circle", "fill", &colour), n, "{name}");
+    let mut expected: Vec<String> = Vec::new();
+    for d in [2, 3] {
+        for kind in ["nn-histogram", "spectrum", "pair-correlation"] {
+            expected.push(format!("{d}d-{kind}.svg"));
         }
-        if name == "scaling.svg" {
-            for sampler in &samplers {
-                let colour = colour_hex(sampler_colour(sampler));
-                assert!(
-                    count_coloured(doc, "polyline", "stroke", &colour) >= 1,
-                    "no fitted line for {sampler}"
-                );
+        for metric in ["cluster_rate", "relative_radius"] {
+            expected.push(format!("{d}d-metric-{metric}.svg"));
+        }
+        for sampler in &samplers {
+            expected.push(format!("{d}d-points-{sampler}.svg"));
+        }
+    }
+    for sampler in &samplers {
+        expected.push(format!("2d-periodogram-{sampler}.svg"));
+    }
+    expected.extend(["scaling.svg".to_string(), "scaling-attempts.svg".to_string()]);
+    for name in &expected {
+        assert!(names.contains(name.as_str()), "{name} missing");
+    }
+    assert_eq!(names.len(), expected.len(), "unexpected figures: {names:?}");
+
+    for sampler in &samplers {
+        for d in [2, 3] {
+            // One curve and one legend swatch per sampler.
+            for chart in ["spectrum", "pair-correlation"] {
+                let name = format!("{d}d-{chart}.svg");
+                assert_eq!(coloured(&figures, &name, "polyline", "stroke", sampler), 2, "{name}");
             }
+            for metric in ["cluster_rate", "relative_radius"] {
+                let name = format!("{d}d-metric-{metric}.svg");
+                assert_eq!(coloured(&figures, &name, "circle", "fill", sampler), 1, "{name}");
+            }
+            // The histogram's bars are rectangles in the sampler's colour (mixed, so only
+            // their presence is checked via the panel title).
+            let histogram = &figures.iter().find(|(n, _)| *n == format!("{d}d-nn-histogram.svg"));
+            assert!(histogram.unwrap().1.contains(&format!(">\n{sampler}\n<")), "{sampler}");
+        }
+        let periodogram =
+            &figures.iter().find(|(n, _)| *n == format!("2d-periodogram-{sampler}.svg")).unwrap().1;
+        assert_eq!(
+            parse(sampler, periodogram).descendants().filter(|n| n.has_tag_name("image")).count(),
+            1
+        );
+    }
+    for d in [2, 3] {
+        // A white-noise curve per panel and one legend swatch.
+        let name = format!("{d}d-nn-histogram.svg");
+        let text = &figures.iter().find(|(n, _)| *n == name).unwrap().1;
+        let curve = colour_hex(EXPECTED_COLOUR);
+        assert_eq!(
+            count_coloured(&parse(&name, text), "polyline", "stroke", &curve),
+            samplers.len() + 1
+        );
+    }
+    // Scaling: dots and a fitted line (plus the legend swatch) per sampler; the attempts
+    // chart for the radius-driven ones.
+    let scaling = config.scaling.as_ref().unwrap();
+    for sampler in &scaling.samplers {
+        assert_eq!(
+            coloured(&figures, "scaling.svg", "polyline", "stroke", sampler),
+            2,
+            "{sampler}"
+        );
+        let dots = coloured(&figures, "scaling.svg", "circle", "fill", sampler);
+        assert_eq!(dots, scaling.counts_for(sampler).len() * scaling.reps, "{sampler}");
+        let attempts = coloured(&figures, "scaling-attempts.svg", "polyline", "stroke", sampler);
+        let radius_driven = sampler.starts_with("dart") || *sampler == "bridson";
+        assert_eq!(attempts, if radius_driven { 2 } else { 0 }, "{sampler}");
+    }
+    // The dart-throwing cap: fewer runs than the others.
+    assert!(scaling.counts_for("dart-throwing").len() < scaling.counts().len());
+
+    let dim2 = &outcome.data.dims[0];
+    for sampler in &dim2.samplers {
+        // One dot per point of the first realisation (the quick sets fit in one view), in the
+        // sampler's colour; the CSV beside it holds every point.
+        let name = format!("2d-points-{}.svg", sampler.name);
+        assert_eq!(
+            coloured(&figures, &name, "circle", "fill", &sampler.name),
+            sampler.first_points.len(),
+            "{name}"
+        );
+        let csv = read(&dir.path().join(format!("figures/2d-points-{}.csv", sampler.name)));
+        assert_eq!(csv.lines().count(), sampler.first_points.len() + 1);
+        assert!(csv.starts_with("x,y\n"));
+    }
+    // The data behind the curve charts: rows for every sampler.
+    for (file, header) in [
+        ("2d-spectrum.csv", "sampler,frequency,power"),
+        ("3d-pair-correlation.csv", "sampler,distance_over_r,g"),
+        ("2d-nn-histogram.csv", "sampler,bin_lower,bin_upper,density"),
+        ("2d-nn-white-noise.csv", "sampler,distance_over_r,density"),
+        ("2d-metric-cluster_rate.csv", "sampler,mean,std_error,realisations,reference"),
+        ("scaling.csv", "sampler,dim,target,n,rep,seed,attempts,seconds"),
+        ("scaling-fits.csv", "sampler,quantity,exponent,prefactor,r_squared,runs"),
+    ] {
+        let text = read(&dir.path().join("figures").join(file));
+        assert!(text.starts_with(&format!("{header}\n")), "{file}");
+        for sampler in &samplers {
+            let listed = text.lines().any(|l| l.starts_with(&format!("{sampler},")));
+            let expected =
+                !file.starts_with("scaling") || scaling.samplers.iter().any(|s| s == sampler);
+            assert_eq!(listed, expected, "{file}: {sampler}");
         }
     }
 
@@ -120,7 +225,7 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     assert_eq!(lines.next(), Some("sampler,dim,n,rep,seed,metric,value"));
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     let metrics: BTreeSet<&str> = rows.iter().map(|r| r[5]).collect();
-    assert_eq!(metrics, BTreeSet::from(["attempts", "min_distance"]));
+    assert_eq!(metrics, METRICS.iter().copied().collect::<BTreeSet<_>>());
     assert_eq!(
         rows.len(),
         samplers.len() * config.dims.len() * config.realisations * metrics.len()
@@ -137,13 +242,24 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         }
     }
     assert!(rows.iter().all(|r| r.len() == 7 && r[6].parse::<f64>().is_ok()));
+    // Every metric has a value in the quick run (nothing skipped, no empty sets).
+    assert!(rows.iter().all(|r| r[6].parse::<f64>().unwrap().is_finite()), "a NaN in results.csv");
+    // Poisson-disk samplers keep their distance: no cluster and no close pair at r.
+    for row in &rows {
+        if ["bridson", "dart-throwing", "dart-throwing-grid"].contains(&row[0])
+            && ["cluster_rate", "pairs_closer"].contains(&row[5])
+        {
+            assert_eq!(row[6], "0.0", "{row:?}");
+        }
+    }
 
     let timings = read(&dir.path().join("timings.csv"));
     assert!(timings.starts_with("experiment,sampler,dim,n,rep,seed,seconds\n"));
     assert!(timings.contains("\ncomparison,") && timings.contains("\nscaling,"));
 
     assert_eq!(Config::load(&dir.path().join("config.toml")).unwrap(), config);
-    assert!(outcome.summary.contains("bridson") && outcome.summary.contains("a = "));
+    assert!(outcome.summary.contains("bridson") && outcome.summary.contains("time ~ N^a"));
+    assert!(outcome.summary.contains("ρ_rel") && outcome.summary.contains("attempts ~ N^b"));
 }
 
 #[test]
@@ -169,6 +285,18 @@ fn the_binary_reruns_from_the_written_config_byte_for_byte() {
     let a = std::fs::read(first.path().join("results.csv")).unwrap();
     let b = std::fs::read(second.path().join("results.csv")).unwrap();
     assert!(a == b, "results.csv differs between the run and its rerun");
+    // So does the data behind every figure, except the timings of the scaling experiment.
+    let mut compared = 0;
+    for entry in std::fs::read_dir(first.path().join("figures")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        if name.ends_with(".csv") && !name.starts_with("scaling") {
+            let a = std::fs::read(first.path().join("figures").join(&name)).unwrap();
+            let b = std::fs::read(second.path().join("figures").join(&name)).unwrap();
+            assert!(a == b, "figures/{name} differs between the run and its rerun");
+            compared += 1;
+        }
+    }
+    assert!(compared > 20, "{compared}");
     assert_eq!(
         std::fs::read(&config).unwrap(),
         std::fs::read(second.path().join("config.toml")).unwrap()
@@ -195,6 +323,24 @@ fn the_binary_reports_bad_configs_by_key() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// The metrics of results.csv: the runner's attempts and every scalar of the standard analyzer.
+const METRICS: [&str; 14] = [
+    "attempts",
+    "min_distance",
+    "relative_radius",
+    "packing_fraction",
+    "cluster_rate",
+    "pairs_closer",
+    "mean_nn",
+    "clark_evans",
+    "coverage",
+    "l2_star_discrepancy",
+    "effective_nyquist",
+    "effective_nyquist_over_spacing",
+    "spectral_peak_frequency",
+    "spectral_peak_power",
+];
+
 fn quick_text() -> String {
     experiments::config::QUICK_TOML.to_string()
 }
@@ -214,6 +360,8 @@ fn unknown_keys_are_named() {
         (quick_text().replace("histogram_bins", "histogram_bin"), "histogram_bin"),
         (quick_text().replace("reps = 2", "reps = 2\nrepeat = 3"), "repeat"),
         (quick_text().replace("dim = 3\n", "dim = 3\nwidth = 2\n"), "width"),
+        (quick_text().replace("coverage_probes", "coverage_probe"), "coverage_probe"),
+        (quick_text().replace("candidates = 10", "candidate = 10"), "candidate"),
     ];
     for (text, key) in cases {
         let message = error_of(&text);
@@ -240,30 +388,61 @@ fn bad_values_are_named() {
         ),
         (
             quick_text().replace("name = \"white-noise\"", "name = \"nope\""),
-            "samplers[1].name 'nope' is not a sampler",
+            "samplers[7].name 'nope' is not a sampler",
         ),
         (
             quick_text().replace("k = 30", "candidates = 4"),
             "samplers[0].candidates is not a parameter of 'bridson'",
         ),
         (
-            quick_text().replace(
-                "samplers = [\"bridson\", \"white-noise\"]",
-                "samplers = [\"bridson\", \"halton\"]",
-            ),
-            "scaling.samplers[1] 'halton' is not in samplers",
+            quick_text()
+                .replace("\"best-candidate\", \"white-noise\"]", "\"best-candidate\", \"nope\"]"),
+            "scaling.samplers[4] 'nope' is not in samplers",
         ),
         (
             quick_text().replace("n = [100, 300, 1000]", "n = [100, 0]"),
             "scaling.n[1] must be at least 1, got 0",
         ),
         (
-            quick_text().replace("spectrum_max_frequency = 1.0", "spectrum_max_frequency = nan"),
+            quick_text().replace("spectrum_max_frequency = 1.5", "spectrum_max_frequency = nan"),
             "metrics.spectrum_max_frequency must be > 0, got NaN",
         ),
         (
             quick_text().replace("relative_radius = 0.75", "relative_radius = 2.0"),
             "relative_radius must be in (0, 1], got 2",
+        ),
+        (
+            quick_text().replace("candidates = 10", "candidates = 10\nskip = 3"),
+            "samplers[3].skip is not a parameter of 'best-candidate' (it takes: candidates, \
+             growing_candidates)",
+        ),
+        (
+            quick_text().replace("name = \"jittered-grid\"", "name = \"jittered-grid\"\nk = 3"),
+            "samplers[6].k is not a parameter of 'jittered-grid' (it takes: none)",
+        ),
+        (
+            quick_text().replace("max_misses = 1000\n", "max_misses = 0\n"),
+            "samplers[1].max_misses must be at least 1, got 0",
+        ),
+        (
+            quick_text().replace("name = \"halton\"\n", "name = \"halton\"\nrandomize = true\n"),
+            "samplers[5].name 'halton-randomized' is listed twice (first as samplers[4])",
+        ),
+        (
+            quick_text().replace("histogram_range = 2.0", "histogram_range = -2.0"),
+            "metrics.histogram_range must be > 0, got -2",
+        ),
+        (
+            quick_text().replace("pair_correlation_bins = 20", "pair_correlation_bins = 0"),
+            "metrics.pair_correlation_bins must be at least 1, got 0",
+        ),
+        (
+            quick_text().replace("dart-throwing = 300", "halton = 300"),
+            "scaling.max_n.halton 'halton' is not in scaling.samplers",
+        ),
+        (
+            quick_text().replace("dart-throwing = 300", "dart-throwing = 50"),
+            "scaling.max_n.dart-throwing is below every target count (the smallest is 100), got 50",
         ),
     ];
     for (text, expected) in cases {
@@ -277,6 +456,8 @@ fn bad_values_are_named() {
     assert!(message.contains("seed"), "{message}");
     let message = error_of(&quick_text().replace("realisations = 2\n", ""));
     assert!(message.contains("realisations"), "{message}");
+    let message = error_of(&quick_text().replace("candidates = 10", "growing_candidates = 3"));
+    assert!(message.contains("growing_candidates"), "{message}");
 }
 
 /// An analyzer with every kind of output, to drive each figure of the report: a real
@@ -364,7 +545,7 @@ impl Analyzer for FullAnalyzer {
                 }
             }
             analysis.periodogram = Some(Periodogram { max_frequency: m as usize, values: power });
-            analysis.radial_spectrum = Some(RadialSpectrum {
+            analysis.radial_spectrum = Some(Curve {
                 x_label: "|k| / √N".into(),
                 points: (1..=m as usize)
                     .map(|k| (k as f64 / (n as f64).sqrt(), rings[k].0 / rings[k].1.max(1) as f64))
@@ -374,7 +555,7 @@ impl Analyzer for FullAnalyzer {
         analysis
     }
 
-    fn charts(&self, _dim: usize) -> Vec<ChartSpec> {
+    fn charts(&self, _context: &ChartContext) -> Vec<ChartSpec> {
         vec![
             ChartSpec {
                 metric: "fake_cluster".into(),
@@ -403,7 +584,7 @@ fn every_figure_kind_is_drawn_from_an_analyzer() {
     let find = |name: &str| {
         figures.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name}")).1.as_str()
     };
-    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name.as_str()).collect();
+    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.label()).collect();
     for sampler in &samplers {
         let colour = colour_hex(sampler_colour(sampler));
         assert_eq!(
@@ -431,7 +612,8 @@ fn every_figure_kind_is_drawn_from_an_analyzer() {
     for dim in [2, 3] {
         let histogram = parse("histogram", find(&format!("{dim}d-nn-histogram.svg")));
         let curve = colour_hex(EXPECTED_COLOUR);
-        assert_eq!(count_coloured(&histogram, "polyline", "stroke", &curve), samplers.len());
+        // A curve per panel and the legend's swatch.
+        assert_eq!(count_coloured(&histogram, "polyline", "stroke", &curve), samplers.len() + 1);
     }
     let csv = read(&dir.path().join("results.csv"));
     assert!(csv.contains(",fake_cluster,") && csv.contains(",fake_min,"));

@@ -11,10 +11,10 @@
 //! | nearest-neighbour distances, statistics, histogram, cluster rate, Clark–Evans | [`nearest_neighbour`] |
 //! | white-noise expectations: closed forms and a simulated reference | [`baseline`] |
 //! | minimum pairwise distance, pairs closer than `r` | [`pairs`] |
-//! | relative radius, packing fraction | [`relative_radius`] |
-//! | coverage | [`coverage`] |
+//! | relative radius, packing fraction | [`relative_radius`](mod@relative_radius) |
+//! | coverage | [`coverage`](mod@coverage) |
 //! | power spectrum, radial average, anisotropy, effective Nyquist frequency | [`spectrum`] |
-//! | pair correlation function | [`pair_correlation`] |
+//! | pair correlation function | [`pair_correlation`](mod@pair_correlation) |
 //! | L2-star discrepancy | [`discrepancy`] |
 
 use poisson_nd::{Domain, Point};

@@ -87,7 +87,7 @@ const MARGIN: u32 = 10;
 const TITLE: u32 = 28;
 const LEFT: u32 = 48;
 const BOTTOM: u32 = 44;
-const BAR_AREA: u32 = 110;
+const BAR_AREA: u32 = 96;
 const COLOURS: usize = 256;
 
 /// Draws the grid as an image in the viridis colour map (embedded PNG, cells kept sharp),
@@ -163,7 +163,7 @@ pub fn heat_map(map: &HeatMap) -> Result<String, PlotError> {
             .margin_top(TITLE)
             .margin_left(4)
             .x_label_area_size(BOTTOM - MARGIN)
-            .right_y_label_area_size(70)
+            .right_y_label_area_size(56)
             .build_cartesian_2d(0.0..1.0, lo..hi)?;
         let log = matches!(map.scale, ColourScale::Log10 { .. });
         bar.configure_mesh()

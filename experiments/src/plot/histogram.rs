@@ -1,7 +1,10 @@
 //! Nearest-neighbour distance histograms, one panel per sampler, with the white-noise
 //! expectation overlaid.
 
-use super::{FONT, PlotError, finite_bounds, format_number, render, require, sampler_colour};
+use super::{
+    FONT, LegendMark, PlotError, draw_legend, finite_bounds, format_number, render, require,
+    sampler_colour,
+};
 use plotters::prelude::*;
 
 /// One sampler's histogram.
@@ -36,9 +39,10 @@ pub const EXPECTED_COLOUR: RGBColor = RGBColor(0x22, 0x22, 0x22);
 const PANEL: (u32, u32) = (300, 210);
 const COLUMNS: usize = 3;
 const TITLE: u32 = 30;
+const LEGEND: u32 = 18;
 
 /// Draws one panel per histogram (up to three per row), all with the same axes: bars in the
-/// sampler's colour and the expected curve as a dark line.
+/// sampler's colour and the expected curve as a dark line, named in a legend under the title.
 pub fn nn_histograms(chart: &HistogramChart) -> Result<String, PlotError> {
     const FIGURE: &str = "nearest-neighbour histogram";
     require(FIGURE, !chart.histograms.is_empty(), "no histograms")?;
@@ -62,9 +66,16 @@ pub fn nn_histograms(chart: &HistogramChart) -> Result<String, PlotError> {
 
     let columns = chart.histograms.len().min(COLUMNS);
     let rows = chart.histograms.len().div_ceil(columns);
-    let size = (PANEL.0 * columns as u32, PANEL.1 * rows as u32 + TITLE);
+    let size = (PANEL.0 * columns as u32, PANEL.1 * rows as u32 + TITLE + LEGEND);
+    let with_curve = chart.histograms.iter().any(|h| !h.expected.is_empty());
     render(FIGURE, size, |root| {
         let root = root.titled(&chart.title, (FONT, 17))?;
+        let (legend, root) = root.split_vertically(LEGEND);
+        if with_curve {
+            let (_, right) = legend.split_horizontally(size.0 / 2 - 90);
+            let label = "white noise, same number of points".to_string();
+            draw_legend(&right, 8, &[(LegendMark::Line(EXPECTED_COLOUR), label, None)])?;
+        }
         let panels = root.split_evenly((rows, columns));
         for (histogram, panel) in chart.histograms.iter().zip(&panels) {
             let colour = sampler_colour(&histogram.name);
@@ -132,7 +143,8 @@ mod tests {
         };
         let svg = nn_histograms(&chart).unwrap();
         let curve = format!("stroke=\"{}\"", colour_hex(EXPECTED_COLOUR));
-        assert_eq!(svg.matches(&curve).count(), 4);
+        // One curve per panel and the legend's swatch.
+        assert_eq!(svg.matches(&curve).count(), 5);
         let mut bad = chart.clone();
         bad.histograms[0].values.pop();
         assert!(nn_histograms(&bad).is_err());

@@ -1,7 +1,9 @@
 //! One scalar metric per sampler as a dot chart, with optional error bars and a reference.
 
+use super::spectrum::REFERENCE_GREY;
 use super::{
-    FONT, PlotError, finite_bounds, format_number, padded, render, require, sampler_colour,
+    FONT, LegendMark, PlotError, draw_legend, finite_bounds, format_number, padded, render,
+    require, sampler_colour,
 };
 use plotters::prelude::*;
 
@@ -63,11 +65,20 @@ pub fn metric_chart(chart: &MetricChart) -> Result<String, PlotError> {
         x_lo = 0.0;
     }
     let rows = chart.entries.len();
-    let size = (WIDTH, ROW * rows as u32 + 110);
+    // A strip under the title holds the reference's legend, outside the plotting area.
+    let strip = if chart.reference.is_some() { 22 } else { 0 };
+    let size = (WIDTH, ROW * rows as u32 + 110 + strip);
     render(FIGURE, size, |root| {
-        let mut ctx = ChartBuilder::on(root)
-            .caption(&chart.title, (FONT, 17))
+        let root = root.titled(&chart.title, (FONT, 17))?;
+        let (legend, plot) = root.split_vertically(strip);
+        if let Some(reference) = &chart.reference {
+            let label = format!("{} = {}", reference.label, format_number(reference.value));
+            let (_, right) = legend.split_horizontally(152);
+            draw_legend(&right, 10, &[(LegendMark::Dashed(REFERENCE_GREY), label, None)])?;
+        }
+        let mut ctx = ChartBuilder::on(&plot)
             .margin(12)
+            .margin_top(4)
             .x_label_area_size(40)
             .y_label_area_size(140)
             .build_cartesian_2d(x_lo..x_hi, (0..rows - 1).into_segmented())?;
@@ -88,21 +99,12 @@ pub fn metric_chart(chart: &MetricChart) -> Result<String, PlotError> {
             .axis_desc_style((FONT, 13))
             .draw()?;
         if let Some(reference) = &chart.reference {
-            let grey = RGBColor(0x55, 0x55, 0x55);
             ctx.draw_series(DashedLineSeries::new(
                 [(reference.value, SegmentValue::Exact(0)), (reference.value, SegmentValue::Last)],
                 5,
                 4,
-                grey.stroke_width(1),
-            ))?
-            .label(format!("{} = {}", reference.label, format_number(reference.value)))
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], grey.stroke_width(1)));
-            ctx.configure_series_labels()
-                .position(SeriesLabelPosition::LowerRight)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK.mix(0.4))
-                .label_font((FONT, 11))
-                .draw()?;
+                REFERENCE_GREY.stroke_width(1),
+            ))?;
         }
         for (i, entry) in chart.entries.iter().enumerate() {
             let row = SegmentValue::CenterOf(rows - 1 - i);

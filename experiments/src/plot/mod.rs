@@ -126,6 +126,55 @@ pub(crate) fn centred_text(size: u32) -> plotters::style::TextStyle<'static> {
     plotters::style::TextStyle::from((FONT, size)).pos(Pos::new(HPos::Center, VPos::Center))
 }
 
+/// How a legend entry is marked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum LegendMark {
+    /// A solid line.
+    Line(RGBColor),
+    /// A dashed line (reference values).
+    Dashed(RGBColor),
+}
+
+/// The width of a legend column drawn by [`draw_legend`], in pixels.
+pub(crate) const LEGEND_WIDTH: u32 = 170;
+
+/// Draws a legend into `area` (outside the plotting area, so it can never hide data): one
+/// entry per item, top to bottom from `top` pixels down, each a swatch and one or two lines of
+/// text (the second, if any, smaller).
+pub(crate) fn draw_legend(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    top: i32,
+    entries: &[(LegendMark, String, Option<String>)],
+) -> DrawResult {
+    use plotters::element::PathElement;
+    use plotters::style::Color;
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let text = |size: u32| {
+        plotters::style::TextStyle::from((FONT, size)).pos(Pos::new(HPos::Left, VPos::Center))
+    };
+    let mut y = top;
+    for (mark, label, detail) in entries {
+        match *mark {
+            LegendMark::Line(colour) => {
+                area.draw(&PathElement::new([(4, y), (26, y)], colour.stroke_width(3)))?;
+            }
+            LegendMark::Dashed(colour) => {
+                for x in [4, 13, 22] {
+                    area.draw(&PathElement::new([(x, y), (x + 5, y)], colour.stroke_width(2)))?;
+                }
+            }
+        }
+        area.draw_text(label, &text(12), (32, y))?;
+        y += 16;
+        if let Some(detail) = detail {
+            area.draw_text(detail, &text(11), (32, y))?;
+            y += 16;
+        }
+        y += 4;
+    }
+    Ok(())
+}
+
 /// The error of a drawing closure.
 pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
 

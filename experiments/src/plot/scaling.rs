@@ -1,21 +1,26 @@
-//! Time against N on log–log axes, one colour per sampler, with fitted power laws.
+//! A quantity against N on log–log axes (time, attempts), one colour per sampler, with
+//! fitted power laws.
 
 use super::{
-    FONT, PlotError, Series, finite_bounds, format_number, render, require, sampler_colour,
+    FONT, LEGEND_WIDTH, LegendMark, PlotError, Series, draw_legend, finite_bounds, format_number,
+    render, require, sampler_colour,
 };
 use crate::fit::{PowerLaw, power_law};
 use plotters::prelude::*;
 
-/// Timings to draw: one series of `(N, seconds)` per sampler (repeated runs as separate
-/// points).
+/// Measurements to draw: one series of `(N, value)` per sampler (repeated runs as separate
+/// points), e.g. seconds or attempts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScalingChart {
     /// Title above the chart.
     pub title: String,
+    /// Label of the value axis (e.g. `"time [s]"`).
+    pub y_label: String,
     /// The measurements, one series per sampler.
     pub series: Vec<Series>,
 }
 
+/// Size of the plot, without the legend column to its right.
 const SIZE: (u32, u32) = (680, 440);
 
 /// The power law fitted to each series (by [`power_law`]), `None` where a fit is impossible
@@ -37,9 +42,10 @@ pub fn scaling_chart(chart: &ScalingChart) -> Result<String, PlotError> {
     };
     require(FIGURE, x_lo > 0.0 && y_lo > 0.0, "log axes need positive values")?;
     let fitted = fits(chart);
-    render(FIGURE, SIZE, |root| {
-        let mut ctx = ChartBuilder::on(root)
-            .caption(&chart.title, (FONT, 18))
+    render(FIGURE, (SIZE.0 + LEGEND_WIDTH, SIZE.1), |root| {
+        let root = root.titled(&chart.title, (FONT, 18))?;
+        let (plot, legend) = root.split_horizontally(SIZE.0);
+        let mut ctx = ChartBuilder::on(&plot)
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(64)
@@ -51,7 +57,7 @@ pub fn scaling_chart(chart: &ScalingChart) -> Result<String, PlotError> {
             .x_labels(6)
             .y_labels(6)
             .x_desc("number of points N")
-            .y_desc("time [s]")
+            .y_desc(chart.y_label.as_str())
             .x_label_formatter(&|v| format_number(*v))
             .y_label_formatter(&|v| format_number(*v))
             .label_style((FONT, 12))
@@ -59,11 +65,18 @@ pub fn scaling_chart(chart: &ScalingChart) -> Result<String, PlotError> {
             .light_line_style(WHITE)
             .bold_line_style(BLACK.mix(0.08))
             .draw()?;
+        let mut entries = Vec::new();
         for (series, fit) in chart.series.iter().zip(&fitted) {
             let colour = sampler_colour(&series.name);
             ctx.draw_series(
                 series.points.iter().filter(positive).map(|&p| Circle::new(p, 3, colour.filled())),
             )?;
+            let detail = fit.map(|f| format!("∝ N^{:.2} (r² {:.3})", f.exponent, f.r_squared));
+            entries.push((
+                LegendMark::Line(colour),
+                series.name.clone(),
+                Some(detail.unwrap_or_else(|| "no fit".into())),
+            ));
             let Some(fit) = fit else {
                 continue;
             };
@@ -76,19 +89,9 @@ pub fn scaling_chart(chart: &ScalingChart) -> Result<String, PlotError> {
                 let x = a * (b / a).powf(i as f64 / steps as f64);
                 (x, fit.eval(x))
             });
-            ctx.draw_series(LineSeries::new(line, colour.stroke_width(2)))?
-                .label(format!("{}: N^{:.2} (r² {:.3})", series.name, fit.exponent, fit.r_squared))
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))
-                });
+            ctx.draw_series(LineSeries::new(line, colour.stroke_width(2)))?;
         }
-        ctx.configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font((FONT, 12))
-            .draw()?;
-        Ok(())
+        draw_legend(&legend, 24, &entries)
     })
 }
 
@@ -108,6 +111,7 @@ mod tests {
         };
         let chart = ScalingChart {
             title: "Time against N".into(),
+            y_label: "time [s]".into(),
             series: vec![series("bridson", 1.0), series("white-noise", 1.5)],
         };
         let svg = scaling_chart(&chart).unwrap();

@@ -29,7 +29,7 @@ const TITLE: u32 = 28;
 const LEFT: u32 = 40;
 const BOTTOM: u32 = 44;
 
-/// Draws one 2D point set: the domain at unit aspect (its longer side [`PANEL_SIDE`] pixels),
+/// Draws one 2D point set: the domain at unit aspect (its longer side `PANEL_SIDE` = 280 pixels),
 /// the domain box in black, the points as dots in the sampler's colour.
 pub fn scatter_2d(plot: &Scatter2d) -> Result<String, PlotError> {
     require("scatter", valid_box(plot.lo, plot.hi), "the domain box is empty or not finite")?;
@@ -93,7 +93,7 @@ pub(crate) fn point_panel(
         .draw()?;
     // Dot radius from the typical spacing, so dense and sparse sets both read well.
     let spacing = f64::from(plot_w.min(plot_h)) / (points.len().max(1) as f64).sqrt();
-    let radius = (0.3 * spacing).clamp(1.0, 3.0).round() as i32;
+    let radius = (0.25 * spacing).clamp(1.0, 3.0).round() as i32;
     chart.draw_series(points.iter().map(|p| Circle::new((p[0], p[1]), radius, colour.filled())))?;
     chart.draw_series(std::iter::once(Rectangle::new(
         [(lo[0], lo[1]), (hi[0], hi[1])],

@@ -1,31 +1,39 @@
-//! Radial power spectra of several samplers on one chart.
+//! Curves of several samplers on one chart: radial power spectra, pair correlation
+//! functions.
 
 use super::{
-    FONT, PlotError, Series, finite_bounds, format_number, render, require, sampler_colour,
+    FONT, LEGEND_WIDTH, LegendMark, PlotError, Reference, Series, draw_legend, finite_bounds,
+    format_number, render, require, sampler_colour,
 };
 use plotters::prelude::*;
 
-/// Radial power spectra to draw together.
+/// Curves to draw together, one per sampler (radial power spectra, pair correlation).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpectrumChart {
     /// Title above the chart.
     pub title: String,
-    /// Label of the frequency axis (its unit, e.g. "|k| / √N").
+    /// Label of the x axis (e.g. "|k| / √N").
     pub x_label: String,
-    /// One curve per sampler: (frequency, mean power).
+    /// Label of the y axis (e.g. "power").
+    pub y_label: String,
+    /// One curve per sampler: (x, y).
     pub series: Vec<Series>,
-    /// A horizontal reference line (white noise has power 1 at every frequency); `None` for
-    /// none.
-    pub reference: Option<f64>,
-    /// Top of the power axis; `None` fits the data (and the reference line). Curves above it
+    /// A horizontal reference line, dashed (white noise has power 1 at every frequency and
+    /// pair correlation 1 at every distance); `None` for none.
+    pub reference: Option<Reference>,
+    /// Top of the y axis; `None` fits the data (and the reference line). Curves above it
     /// are cut at the frame.
     pub y_max: Option<f64>,
 }
 
+/// Size of the plot, without the legend column to its right.
 const SIZE: (u32, u32) = (680, 420);
 
-/// Draws every series as a line in its sampler's colour, power axis from 0, the reference as
-/// a dashed grey line, and a legend.
+/// The grey of reference lines.
+pub(crate) const REFERENCE_GREY: RGBColor = RGBColor(0x55, 0x55, 0x55);
+
+/// Draws every series as a line in its sampler's colour, the y axis from 0, the reference as
+/// a dashed grey line, and a legend in a column to the right of the plot.
 pub fn radial_spectra(chart: &SpectrumChart) -> Result<String, PlotError> {
     const FIGURE: &str = "radial spectrum";
     let xs = finite_bounds(chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
@@ -33,54 +41,55 @@ pub fn radial_spectra(chart: &SpectrumChart) -> Result<String, PlotError> {
     let (Some((x_lo, x_hi)), Some((_, y_hi))) = (xs, ys) else {
         return Err(PlotError { figure: FIGURE, message: "no finite points".into() });
     };
+    let x_lo = x_lo.min(0.0);
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
     let top = chart.y_max.unwrap_or_else(|| {
-        let reference = chart.reference.unwrap_or(0.0);
+        let reference = chart.reference.as_ref().map_or(0.0, |r| r.value);
         (y_hi.max(reference) * 1.08).max(f64::MIN_POSITIVE)
     });
-    require(FIGURE, top.is_finite() && top > 0.0, "the top of the power axis must be positive")?;
-    render(FIGURE, SIZE, |root| {
-        let mut ctx = ChartBuilder::on(root)
-            .caption(&chart.title, (FONT, 18))
+    require(FIGURE, top.is_finite() && top > 0.0, "the top of the y axis must be positive")?;
+    render(FIGURE, (SIZE.0 + LEGEND_WIDTH, SIZE.1), |root| {
+        let root = root.titled(&chart.title, (FONT, 18))?;
+        let (plot, legend) = root.split_horizontally(SIZE.0);
+        let mut ctx = ChartBuilder::on(&plot)
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(52)
-            .build_cartesian_2d(x_lo.min(0.0)..x_hi, 0.0..top)?;
+            .build_cartesian_2d(x_lo..x_hi, 0.0..top)?;
         ctx.configure_mesh()
             .x_label_formatter(&|v| format_number(*v))
             .y_label_formatter(&|v| format_number(*v))
             .x_desc(chart.x_label.as_str())
-            .y_desc("power")
+            .y_desc(chart.y_label.as_str())
             .label_style((FONT, 12))
             .axis_desc_style((FONT, 13))
             .light_line_style(WHITE)
             .bold_line_style(BLACK.mix(0.08))
             .draw()?;
-        if let Some(reference) = chart.reference {
+        let mut entries = Vec::new();
+        if let Some(reference) = &chart.reference {
             ctx.draw_series(DashedLineSeries::new(
-                [(x_lo.min(0.0), reference), (x_hi, reference)],
+                [(x_lo, reference.value), (x_hi, reference.value)],
                 6,
                 4,
-                RGBColor(0x55, 0x55, 0x55).stroke_width(1),
+                REFERENCE_GREY.stroke_width(1),
             ))?;
         }
         for series in &chart.series {
             let colour = sampler_colour(&series.name);
-            let points =
-                series.points.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite());
-            ctx.draw_series(LineSeries::new(points, colour.stroke_width(2)))?
-                .label(series.name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))
-                });
+            // Points above the frame are clipped to it, so a cut peak stays visible.
+            let points = series
+                .points
+                .iter()
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .map(|&(x, y)| (x, y.min(top)));
+            ctx.draw_series(LineSeries::new(points, colour.stroke_width(2)))?;
+            entries.push((LegendMark::Line(colour), series.name.clone(), None));
         }
-        ctx.configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font((FONT, 12))
-            .draw()?;
-        Ok(())
+        if let Some(reference) = &chart.reference {
+            entries.push((LegendMark::Dashed(REFERENCE_GREY), reference.label.clone(), None));
+        }
+        draw_legend(&legend, 24, &entries)
     })
 }
 
@@ -93,6 +102,7 @@ mod tests {
         let chart = SpectrumChart {
             title: "Radial power spectrum, 2D".into(),
             x_label: "|k| / √N".into(),
+            y_label: "power".into(),
             series: vec![
                 Series { name: "bridson".into(), points: vec![(0.1, 0.0), (1.0, 1.6), (2.0, 1.0)] },
                 Series {
@@ -100,7 +110,7 @@ mod tests {
                     points: vec![(0.1, 1.1), (1.0, 0.9), (2.0, 1.0)],
                 },
             ],
-            reference: Some(1.0),
+            reference: Some(Reference { label: "white noise".into(), value: 1.0 }),
             y_max: None,
         };
         let svg = radial_spectra(&chart).unwrap();

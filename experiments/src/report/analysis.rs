@@ -2,12 +2,20 @@
 //!
 //! The runner calls [`Analyzer::analyze`] on every realisation and aggregates the result:
 //! scalars go to `results.csv`, the tables and the metric charts; curves are averaged over
-//! realisations and drawn. [`StandardAnalyzer`] is the report's analyzer; the metrics module
-//! fills it in (see its documentation), and tests can pass their own.
+//! realisations and drawn. [`StandardAnalyzer`] is the report's analyzer, built on
+//! [`crate::metrics`]; tests can pass their own.
 
 use crate::config::MetricsConfig;
+use crate::metrics::pairs::pairs_closer_than_in;
+use crate::metrics::relative_radius::relative_radius_from;
+use crate::metrics::{
+    NeighbourIndex, SpectrumAccumulator, SpectrumOptions, WhiteNoiseTheory, clark_evans,
+    cluster_rate, coverage, l2_star_discrepancy, nearest_neighbour_stats, pair_correlation,
+    unit_ball_volume,
+};
 use crate::plot::Reference;
-use poisson_nd::{Point, PointSet};
+use poisson_nd::PointSet;
+use poisson_nd::rng::derive_seed;
 
 /// What an analyzer knows about the point set besides its points.
 #[derive(Debug, Clone)]
@@ -18,21 +26,29 @@ pub struct AnalysisContext<'a> {
     pub dim: usize,
     /// The realisation, from 0.
     pub rep: usize,
+    /// The seed the realisation was sampled with (analyses that need random numbers derive
+    /// theirs from it).
+    pub seed: u64,
     /// The Poisson-disk radius of this dimension (the one radius-driven samplers were given):
-    /// the reference for cluster rates and histograms of every sampler.
+    /// the reference for cluster rates, histograms and pair correlations of every sampler.
     pub radius: f64,
+    /// The dimension's nominal point count: `dims.n` when given, otherwise the count whose
+    /// `relative_radius · d_max` is `radius` ([`crate::report::nominal_count`]). The same
+    /// for every sampler and realisation of the dimension, it fixes the frequency range of
+    /// the spectra so that they can be averaged and compared.
+    pub nominal_count: usize,
     /// The radius the sampler itself promises, if any.
     pub sampler_radius: Option<f64>,
     /// The metric options of the configuration.
     pub options: &'a MetricsConfig,
 }
 
-/// A radial power spectrum: mean power against frequency.
+/// A curve: `(x, y)` pairs with the x axis's label.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RadialSpectrum {
-    /// Label of the frequency axis (its unit).
+pub struct Curve {
+    /// Label of the x axis (quantity and unit).
     pub x_label: String,
-    /// (frequency, mean power).
+    /// The points, by increasing x.
     pub points: Vec<(f64, f64)>,
 }
 
@@ -41,7 +57,7 @@ pub struct RadialSpectrum {
 pub struct Periodogram {
     /// The largest frequency `m`; the grid has `2m + 1` cells a side.
     pub max_frequency: usize,
-    /// Power, row by row from `k_y = -m`, each row from `k_x = -m`.
+    /// Power, row by row from `k_y = -m`, each row from `k_x = -m`; NaN at `k = 0`.
     pub values: Vec<f64>,
 }
 
@@ -66,11 +82,27 @@ pub struct Analysis {
     /// Named scalar metrics, in a fixed order (they become rows of `results.csv`).
     pub scalars: Vec<(String, f64)>,
     /// The radial power spectrum, if computed.
-    pub radial_spectrum: Option<RadialSpectrum>,
+    pub radial_spectrum: Option<Curve>,
     /// The 2D periodogram, if computed (2D only).
     pub periodogram: Option<Periodogram>,
     /// The nearest-neighbour histogram, if computed.
     pub nn_histogram: Option<Histogram>,
+    /// The pair correlation function, if computed.
+    pub pair_correlation: Option<Curve>,
+}
+
+/// What a chart of one dimension is drawn against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChartContext {
+    /// The dimension.
+    pub dim: usize,
+    /// The comparison radius `r`.
+    pub radius: f64,
+    /// The point count of the comparison: that of the count-driven samplers, or the
+    /// nominal count when none ran.
+    pub count: usize,
+    /// Whether the box is periodic.
+    pub periodic: bool,
 }
 
 /// A scalar metric drawn as a chart across samplers.
@@ -92,55 +124,451 @@ pub trait Analyzer {
     fn analyze<const D: usize>(&self, set: &PointSet<D>, context: &AnalysisContext<'_>)
     -> Analysis;
 
-    /// The scalar metrics charted (and shown in the terminal summary) for dimension `dim`.
-    fn charts(&self, dim: usize) -> Vec<ChartSpec>;
+    /// The scalar metrics charted for a dimension.
+    fn charts(&self, context: &ChartContext) -> Vec<ChartSpec>;
+
+    /// The scalar metrics of the terminal summary, as `(metric, column heading)`; by
+    /// default the charted ones.
+    fn summary_columns(&self, context: &ChartContext) -> Vec<(String, String)> {
+        self.charts(context).into_iter().map(|c| (c.metric.clone(), c.metric)).collect()
+    }
+
+    /// What each scalar metric means, as `(metric, definition)`, for the page's glossary;
+    /// by default nothing.
+    fn glossary(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
-/// The report's analyzer.
+/// The report's analyzer: every metric of [`crate::metrics`], per realisation.
 ///
-/// PLACEHOLDER until the metrics module (`experiments::metrics`) lands: it computes only the
-/// minimum distance, by brute force. The integration replaces the body of
-/// [`StandardAnalyzer::analyze`] with calls to the metrics (cluster rate at
-/// `context.radius`, NN statistics and the histogram with its white-noise curve, relative
-/// radius, packing, coverage with `options.coverage_probes`, the radial spectrum up to
-/// `options.spectrum_max_frequency · √N` and, in 2D, the periodogram, anisotropy, effective
-/// Nyquist, pair correlation, discrepancy), and [`StandardAnalyzer::charts`] with the
-/// metrics worth a chart (cluster rate, relative radius) and their references.
+/// Scalars (in this order; NaN where a value does not exist, e.g. distances of a one-point
+/// set, or was skipped as too expensive):
+///
+/// | metric | meaning |
+/// | --- | --- |
+/// | `min_distance` | smallest pairwise distance `d_min` |
+/// | `relative_radius` | `ρ_rel = d_min / d_max` (Lagae & Dutré) |
+/// | `packing_fraction` | `N V_D (d_min/2)^D / V` |
+/// | `cluster_rate` | fraction of points whose nearest neighbour is closer than `r` |
+/// | `pairs_closer` | unordered pairs closer than `r` |
+/// | `mean_nn` | mean nearest-neighbour distance |
+/// | `clark_evans` | `mean_nn` over the white-noise mean NN at the same `N` (torus formula in a periodic box, infinite-plane formula in a closed one) |
+/// | `coverage` | fraction of the box within `r` of a point (Monte Carlo, `coverage_probes` probes seeded by [`coverage_seed`]) |
+/// | `l2_star_discrepancy` | Warnock's L2-star discrepancy (skipped above [`DISCREPANCY_MAX_POINTS`]) |
+/// | `effective_nyquist` | ν_eff of Heck, Schlömer & Deussen, cycles per unit length |
+/// | `effective_nyquist_over_spacing` | `ν_eff / N^(1/D)` |
+/// | `spectral_peak_frequency` | radius of the ring of highest mean power, cycles per unit length |
+/// | `spectral_peak_power` | that ring's mean power (white noise: 1) |
+///
+/// Curves: the radial power spectrum and, in 2D, the periodogram on a square (a spectrum is
+/// skipped when points × frequencies exceeds [`SPECTRUM_BUDGET`]); the histogram of
+/// nearest-neighbour distances in units of `r` (as a density) with the white-noise density
+/// ([`white_noise_nn_density`]); the pair correlation function against distance / `r`.
+/// In a closed box the radial spectrum and ν_eff leave out the frequency axes, where the
+/// box's faces show as a seam.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StandardAnalyzer;
+
+/// The L2-star discrepancy (O(N²)) is skipped when the dimension's nominal count exceeds this.
+pub const DISCREPANCY_MAX_POINTS: usize = 20_000;
+
+/// A spectrum is skipped when the nominal count times the frequencies computed exceeds this
+/// (about a second of work per 10⁹ on one core).
+pub const SPECTRUM_BUDGET: f64 = 4e9;
+
+/// The stream that derives the coverage probes' seed from the realisation's seed.
+const COVERAGE_STREAM: u64 = 0x636f_7665_7261_6765; // "coverage"
+
+/// The seed of the coverage probes of a realisation sampled with `seed`:
+/// `derive_seed(seed, 0x636f766572616765)` (the stream number spells "coverage").
+pub fn coverage_seed(seed: u64) -> u64 {
+    derive_seed(seed, COVERAGE_STREAM)
+}
+
+/// Relative radius of a saturated random sequential addition (dart throwing run to the
+/// end) in `dim` dimensions, `(φ_sat / η_D)^(1/D)` from the saturation packing fractions
+/// 0.7476 (1D, Rényi), 0.547, 0.384, 0.260, 0.171, 0.109 (2D–6D); `None` above 6D.
+pub fn saturated_relative_radius(dim: usize) -> Option<f64> {
+    let saturated = [0.747_6, 0.547, 0.384, 0.260, 0.171, 0.109];
+    let fraction = *saturated.get(dim.checked_sub(1)?)?;
+    let densest = crate::metrics::densest_packing_density(dim)?;
+    Some((fraction / densest).powf(1.0 / dim as f64))
+}
+
+/// The density of the nearest-neighbour distance of white noise with `n` points in volume
+/// `volume`, in units of `r`: at `x = d / r`,
+///
+/// - on the torus, the derivative of `1 − (1 − q x^D)^(N−1)` with `q = V_D r^D / V`:
+///   `(N − 1) D q x^(D−1) (1 − q x^D)^(N−2)` (exact while `x r` is at most half a side);
+/// - otherwise the Poisson process without boundary, the derivative of `1 − exp(−N q x^D)`.
+pub fn white_noise_nn_density(
+    dim: usize,
+    n: usize,
+    volume: f64,
+    r: f64,
+    torus: bool,
+    x: f64,
+) -> f64 {
+    if n < 2 || x <= 0.0 {
+        return 0.0;
+    }
+    let d = dim as f64;
+    let q = unit_ball_volume(dim) * r.powi(dim as i32) / volume;
+    let xd = x.powi(dim as i32);
+    let slope = d * q * x.powi(dim as i32 - 1);
+    let n = n as f64;
+    if torus {
+        if q * xd >= 1.0 {
+            return 0.0;
+        }
+        (n - 1.0) * slope * ((n - 2.0) * (-q * xd).ln_1p()).exp()
+    } else {
+        n * slope * (-n * q * xd).exp()
+    }
+}
+
+/// The highest ring of the spectra of a dimension: `⌈multiple · N^(1/D)⌉` for its nominal
+/// count `N`.
+pub fn spectrum_max_ring(dim: usize, nominal_count: usize, multiple: f64) -> usize {
+    SpectrumOptions::for_points(dim, nominal_count, multiple).k_max
+}
+
+/// The half-width `m` of the 2D periodogram image: `⌊multiple · √N⌋`, lowered until the
+/// square `[-m, m]²` lies inside the computed disc `|k| < k_max + ½`.
+pub fn periodogram_half_width(nominal_count: usize, multiple: f64, k_max: usize) -> usize {
+    let wanted = (multiple * (nominal_count.max(1) as f64).sqrt()).floor();
+    // The corner (m, m) is inside when 4 · 2m² < (2 k_max + 1)², i.e. m < (k_max + ½)/√2.
+    let mut m = if wanted < k_max as f64 { wanted as usize } else { k_max };
+    let limit = (2.0 * k_max as f64 + 1.0).powi(2);
+    while m > 1 && 8.0 * (m as f64).powi(2) >= limit {
+        m -= 1;
+    }
+    m.max(1)
+}
+
+/// The number of frequencies of the half lattice in the ball `|k| < k_max + ½`, estimated
+/// by the ball's volume.
+fn half_lattice_size(dim: usize, k_max: usize) -> f64 {
+    unit_ball_volume(dim) * (k_max as f64 + 0.5).powi(dim as i32) / 2.0
+}
 
 impl Analyzer for StandardAnalyzer {
     fn analyze<const D: usize>(
         &self,
         set: &PointSet<D>,
-        _context: &AnalysisContext<'_>,
+        context: &AnalysisContext<'_>,
     ) -> Analysis {
-        Analysis {
-            scalars: vec![("min_distance".to_string(), placeholder_min_distance(set))],
-            ..Analysis::default()
+        let options = context.options;
+        let points = &set.points;
+        let domain = &set.domain;
+        let n = points.len();
+        let volume = domain.volume();
+        let periodic = domain.is_periodic();
+        let r = context.radius;
+        let mut scalars: Vec<(String, f64)> = Vec::new();
+        let mut push = |name: &str, value: f64| scalars.push((name.to_string(), value));
+
+        let index = NeighbourIndex::new(points, domain);
+        let nn = index.nearest_neighbour_distances();
+        let stats = nearest_neighbour_stats(&nn, 1);
+        let min_distance = stats.as_ref().map_or(f64::NAN, |s| s.min);
+        let mean_nn = stats.as_ref().map_or(f64::NAN, |s| s.mean);
+        let relative = stats.as_ref().and_then(|s| relative_radius_from(D, n, volume, s.min, None));
+        push("min_distance", min_distance);
+        push("relative_radius", relative.as_ref().map_or(f64::NAN, |x| x.relative_radius));
+        push("packing_fraction", relative.as_ref().map_or(f64::NAN, |x| x.packing_fraction));
+        push("cluster_rate", if n >= 2 { cluster_rate(&nn, r) } else { f64::NAN });
+        push("pairs_closer", pairs_closer_than_in(&index, r) as f64);
+        push("mean_nn", mean_nn);
+        let theory = WhiteNoiseTheory::for_domain(domain, n);
+        let expected_nn = if periodic { theory.mean_nn_torus() } else { theory.mean_nn_infinite() };
+        push("clark_evans", if n >= 2 { clark_evans(mean_nn, expected_nn) } else { f64::NAN });
+        let covered =
+            coverage(points, domain, r, options.coverage_probes, coverage_seed(context.seed));
+        push("coverage", covered.fraction);
+        let discrepancy = if context.nominal_count <= DISCREPANCY_MAX_POINTS && n > 0 {
+            l2_star_discrepancy(points, domain)
+        } else {
+            f64::NAN
+        };
+        push("l2_star_discrepancy", discrepancy);
+
+        let mut analysis = Analysis::default();
+        let k_max = spectrum_max_ring(D, context.nominal_count, options.spectrum_max_frequency);
+        let affordable =
+            half_lattice_size(D, k_max) * context.nominal_count as f64 <= SPECTRUM_BUDGET;
+        let mut spectral = [f64::NAN; 4];
+        if affordable && n > 0 {
+            let mut accumulator =
+                SpectrumAccumulator::new(SpectrumOptions::new(k_max).exclude_axes(!periodic));
+            accumulator.add(points, domain);
+            let radial = accumulator.radial();
+            spectral[0] = radial.effective_nyquist;
+            spectral[1] = radial.effective_nyquist_over_spacing;
+            if let Some(peak) = radial.peak {
+                spectral[2] = peak.radius as f64;
+                spectral[3] = peak.power;
+            }
+            analysis.radial_spectrum = Some(Curve {
+                x_label: "frequency |k| [cycles per unit length]".into(),
+                points: radial
+                    .rings
+                    .iter()
+                    .map(|ring| (ring.radius as f64, ring.mean_power))
+                    .collect(),
+            });
+            if D == 2 {
+                let m = periodogram_half_width(
+                    context.nominal_count,
+                    options.periodogram_max_frequency,
+                    k_max,
+                );
+                let m_signed = m as i64;
+                let mut values = Vec::with_capacity((2 * m + 1) * (2 * m + 1));
+                let mut k = [0i64; D];
+                for ky in -m_signed..=m_signed {
+                    for kx in -m_signed..=m_signed {
+                        k[0] = kx;
+                        k[D - 1] = ky;
+                        values.push(accumulator.power(&k).unwrap_or(f64::NAN));
+                    }
+                }
+                analysis.periodogram = Some(Periodogram { max_frequency: m, values });
+            }
         }
+        for (name, value) in [
+            "effective_nyquist",
+            "effective_nyquist_over_spacing",
+            "spectral_peak_frequency",
+            "spectral_peak_power",
+        ]
+        .into_iter()
+        .zip(spectral)
+        {
+            push(name, value);
+        }
+
+        let finite: Vec<f64> = nn.iter().filter(|d| d.is_finite()).map(|d| d / r).collect();
+        if !finite.is_empty() {
+            let bins = options.histogram_bins;
+            let top = options.histogram_range;
+            let counts = crate::metrics::Histogram::new(&finite, 0.0, top, bins);
+            let scale = 1.0 / (finite.len() as f64 * counts.bin_width);
+            let samples = 200;
+            analysis.nn_histogram = Some(Histogram {
+                x_label: "nearest-neighbour distance / r".into(),
+                y_label: "density".into(),
+                edges: (0..=bins).map(|i| counts.edge(i)).collect(),
+                values: counts.counts.iter().map(|&c| c as f64 * scale).collect(),
+                expected: (0..=samples)
+                    .map(|i| {
+                        let x = top * i as f64 / samples as f64;
+                        (x, white_noise_nn_density(D, n, volume, r, periodic, x))
+                    })
+                    .collect(),
+            });
+        }
+        let bins = options.pair_correlation_bins;
+        let range = options.pair_correlation_range * r;
+        let bin_width = range / bins as f64;
+        if n >= 2 && bin_width > 0.0 && bin_width.is_finite() {
+            let pcf = pair_correlation(points, domain, bin_width, range);
+            if !pcf.bins.is_empty() {
+                analysis.pair_correlation = Some(Curve {
+                    x_label: "distance / r".into(),
+                    points: pcf
+                        .bins
+                        .iter()
+                        .map(|b| (0.5 * (b.r_lower + b.r_upper) / r, b.g))
+                        .collect(),
+                });
+            }
+        }
+        analysis.scalars = scalars;
+        analysis
     }
 
-    fn charts(&self, _dim: usize) -> Vec<ChartSpec> {
-        vec![ChartSpec {
-            metric: "min_distance".into(),
-            label: "minimum distance".into(),
-            from_zero: true,
-            reference: None,
-        }]
+    fn charts(&self, context: &ChartContext) -> Vec<ChartSpec> {
+        let theory = WhiteNoiseTheory::new(context.dim, context.count, 1.0);
+        let white = if context.periodic {
+            theory.cluster_rate_torus(context.radius)
+        } else {
+            theory.cluster_rate_infinite(context.radius)
+        };
+        vec![
+            ChartSpec {
+                metric: "cluster_rate".into(),
+                label: "cluster rate: fraction of points with a neighbour closer than r".into(),
+                from_zero: true,
+                reference: Some(Reference { label: "white noise".into(), value: white }),
+            },
+            ChartSpec {
+                metric: "relative_radius".into(),
+                label: "relative radius ρ_rel = d_min / d_max".into(),
+                from_zero: true,
+                reference: saturated_relative_radius(context.dim)
+                    .map(|value| Reference { label: "saturated dart throwing".into(), value }),
+            },
+        ]
+    }
+
+    fn summary_columns(&self, context: &ChartContext) -> Vec<(String, String)> {
+        let nyquist = match context.dim {
+            1 => "ν_eff/N".to_string(),
+            2 => "ν_eff/√N".to_string(),
+            3 => "ν_eff/∛N".to_string(),
+            d => format!("ν_eff/N^(1/{d})"),
+        };
+        [
+            ("cluster_rate", "cluster rate".to_string()),
+            ("relative_radius", "ρ_rel".to_string()),
+            ("clark_evans", "Clark-Evans R".to_string()),
+            ("coverage", "coverage".to_string()),
+            ("l2_star_discrepancy", "L2* discr.".to_string()),
+            ("effective_nyquist_over_spacing", nyquist),
+        ]
+        .into_iter()
+        .map(|(metric, heading)| (metric.to_string(), heading))
+        .collect()
+    }
+
+    fn glossary(&self) -> Vec<(String, String)> {
+        [
+            ("attempts", "candidates the sampler generated, accepted or not: the work done"),
+            ("min_distance", "smallest distance between two points, d_min"),
+            (
+                "relative_radius",
+                "ρ_rel = d_min / d_max, where d_max is the spacing of the same number of points \
+                 in the densest lattice packing; 1 for that lattice, about 0.78 (2D) or 0.80 (3D) \
+                 for saturated dart throwing, near 0 for white noise",
+            ),
+            (
+                "packing_fraction",
+                "fraction of the box filled by balls of diameter d_min around the points",
+            ),
+            (
+                "cluster_rate",
+                "fraction of points whose nearest neighbour is closer than r (0 for a Poisson-disk \
+                 set of radius r)",
+            ),
+            ("pairs_closer", "number of pairs of points closer than r"),
+            ("mean_nn", "mean distance from a point to its nearest neighbour"),
+            (
+                "clark_evans",
+                "Clark–Evans R: mean_nn over the mean for white noise with as many points (exact \
+                 torus formula in a periodic box, infinite-plane formula in a closed one); 1 for \
+                 white noise, above 1 for even sets, 2.15 for the hexagonal lattice",
+            ),
+            (
+                "coverage",
+                "fraction of the box within r of some point (Monte Carlo estimate); 1 for a \
+                 maximal Poisson-disk set",
+            ),
+            (
+                "l2_star_discrepancy",
+                "L2-star discrepancy (Warnock): how far the fraction of points in boxes [0, y) is \
+                 from their volume, averaged over y; lower is more uniform",
+            ),
+            (
+                "effective_nyquist",
+                "effective Nyquist frequency ν_eff (Heck, Schlömer & Deussen 2013), cycles per \
+                 unit length: below it the spectrum has little power, so aliasing is low; 0 for \
+                 white noise",
+            ),
+            (
+                "effective_nyquist_over_spacing",
+                "ν_eff / N^(1/D): about 0.5 for a square grid, at most about 0.3 for isotropic \
+                 blue noise",
+            ),
+            (
+                "spectral_peak_frequency",
+                "frequency of the highest ring of the radial spectrum, cycles per unit length",
+            ),
+            ("spectral_peak_power", "mean power of that ring (white noise: 1)"),
+        ]
+        .into_iter()
+        .map(|(metric, text)| (metric.to_string(), text.to_string()))
+        .collect()
     }
 }
 
-/// PLACEHOLDER (replaced by the metrics module): the smallest pairwise distance, measured in
-/// the set's domain (toroidal when periodic), by brute force in O(N²). Infinite for fewer than
-/// two points.
-fn placeholder_min_distance<const D: usize>(set: &PointSet<D>) -> f64 {
-    let points: &[Point<D>] = &set.points;
-    let mut min = f64::INFINITY;
-    for (i, p) in points.iter().enumerate() {
-        for q in &points[i + 1..] {
-            min = min.min(set.domain.distance_squared(p, q));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use poisson_nd::{Domain, Sampler, WhiteNoise};
+
+    #[test]
+    fn white_noise_density_integrates_to_one() {
+        for (dim, torus) in [(1, true), (2, true), (3, true), (2, false), (3, false)] {
+            let (n, r) = (500, 0.05);
+            let steps = 20_000;
+            let top = 10.0;
+            let h = top / steps as f64;
+            let integral: f64 = (0..steps)
+                .map(|i| white_noise_nn_density(dim, n, 1.0, r, torus, (i as f64 + 0.5) * h) * h)
+                .sum();
+            assert!((integral - 1.0).abs() < 1e-3, "{dim}D torus={torus}: {integral}");
         }
+        assert_eq!(white_noise_nn_density(2, 1, 1.0, 0.1, true, 0.5), 0.0);
     }
-    min.sqrt()
+
+    #[test]
+    fn saturated_relative_radii_match_the_reference() {
+        assert!((saturated_relative_radius(2).unwrap() - 0.777).abs() < 1e-3);
+        assert!((saturated_relative_radius(3).unwrap() - 0.80).abs() < 5e-3);
+        assert_eq!(saturated_relative_radius(7), None);
+        assert_eq!(saturated_relative_radius(0), None);
+    }
+
+    #[test]
+    fn periodogram_square_fits_inside_the_spectrum() {
+        for (n, multiple) in [(4000, 1.5), (4000, 5.0), (10, 1.0), (1, 0.1)] {
+            let k_max = spectrum_max_ring(2, n, 2.0);
+            let m = periodogram_half_width(n, multiple, k_max);
+            assert!(m >= 1 && 8 * m * m < (2 * k_max + 1) * (2 * k_max + 1), "{n} {multiple}");
+        }
+        assert_eq!(periodogram_half_width(10_000, 1.0, 200), 100);
+        assert_eq!(periodogram_half_width(10_000, 1e300, 200), 141);
+        assert_eq!(periodogram_half_width(1, 0.0, 1), 1);
+    }
+
+    #[test]
+    fn every_metric_of_a_white_noise_set() {
+        let torus = Domain::<2>::unit().unwrap().periodic();
+        let set = WhiteNoise::new(torus).sample_seeded(400, 3);
+        let options = MetricsConfig::default();
+        let context = AnalysisContext {
+            sampler: "white-noise",
+            dim: 2,
+            rep: 0,
+            seed: 3,
+            radius: 0.03,
+            nominal_count: 400,
+            sampler_radius: None,
+            options: &options,
+        };
+        let analysis = StandardAnalyzer.analyze(&set, &context);
+        let names: Vec<&str> = analysis.scalars.iter().map(|(n, _)| n.as_str()).collect();
+        let glossary = StandardAnalyzer.glossary();
+        for name in &names {
+            assert!(glossary.iter().any(|(g, _)| g == name), "{name} has no definition");
+        }
+        assert!(analysis.scalars.iter().all(|(_, v)| v.is_finite()), "{:?}", analysis.scalars);
+        let value = |name: &str| analysis.scalars.iter().find(|(n, _)| n == name).unwrap().1;
+        // White noise: Clark–Evans near 1, cluster rate near 1 − (1 − π r²)^(N − 1) = 0.68.
+        assert!((value("clark_evans") - 1.0).abs() < 0.15);
+        assert!((value("cluster_rate") - 0.68).abs() < 0.1);
+        let histogram = analysis.nn_histogram.unwrap();
+        assert_eq!(histogram.edges.len(), options.histogram_bins + 1);
+        let periodogram = analysis.periodogram.unwrap();
+        let side = 2 * periodogram.max_frequency + 1;
+        assert_eq!(periodogram.values.len(), side * side);
+        assert!(periodogram.values[side * side / 2].is_nan(), "k = 0");
+        assert_eq!(periodogram.values.iter().filter(|v| v.is_nan()).count(), 1);
+        assert_eq!(analysis.pair_correlation.unwrap().points.len(), options.pair_correlation_bins);
+        assert!(analysis.radial_spectrum.unwrap().points.len() >= 40);
+        // The same set gives the same numbers (the coverage probes are seeded).
+        assert_eq!(StandardAnalyzer.analyze(&set, &context).scalars, analysis.scalars);
+    }
 }

@@ -89,6 +89,23 @@ pub fn write_timings<W: Write>(out: W, rows: &[TimingRow]) -> io::Result<()> {
     out.flush()
 }
 
+/// A CSV document: `header`, then `rows` (text fields quoted only when they must be), each
+/// line ended by `\n`. Used for the data files of the figures.
+pub fn table_text(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut text = header.iter().map(|h| field(h)).collect::<Vec<_>>().join(",");
+    text.push('\n');
+    for row in rows {
+        text.push_str(&row.iter().map(|cell| field(cell)).collect::<Vec<_>>().join(","));
+        text.push('\n');
+    }
+    text
+}
+
+/// A float as every CSV file of the report writes it: Rust's shortest round-trip form.
+pub fn float(x: f64) -> String {
+    format!("{x:?}")
+}
+
 /// A text field, quoted (RFC 4180) only when it must be.
 fn field(text: &str) -> std::borrow::Cow<'_, str> {
     if text.contains([',', '"', '\n', '\r']) {
@@ -126,6 +143,12 @@ mod tests {
              bridson,2,10,1,42,e,3.0\n"
         );
         assert_eq!("0.30000000000000004".parse::<f64>().unwrap(), 0.1 + 0.2);
+    }
+
+    #[test]
+    fn tables_quote_only_what_they_must() {
+        let rows = vec![vec!["a,b".to_string(), float(0.5)], vec!["c".to_string(), float(1e-9)]];
+        assert_eq!(table_text(&["name", "value"], &rows), "name,value\n\"a,b\",0.5\nc,1e-9\n");
     }
 
     #[test]

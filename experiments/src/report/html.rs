@@ -12,9 +12,20 @@ pub struct Table {
     pub header: Vec<String>,
     /// Rows of cells (the first cell of each row is its heading).
     pub rows: Vec<Vec<String>>,
+    /// Whether the cells are text (left-aligned) rather than numbers (right-aligned).
+    pub text: bool,
 }
 
-/// A figure: an SVG document and its caption.
+/// A CSV file of the data a figure is drawn from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataFile {
+    /// The file name, under `figures/`.
+    pub file: String,
+    /// The CSV text.
+    pub text: String,
+}
+
+/// A figure: an SVG document, its caption, and the data it is drawn from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Figure {
     /// The file name it is also written to, under `figures/`.
@@ -23,6 +34,8 @@ pub struct Figure {
     pub caption: String,
     /// The SVG document.
     pub svg: String,
+    /// The CSV files with the figure's data, written next to it and linked in the caption.
+    pub data: Vec<DataFile>,
 }
 
 /// A section of the page.
@@ -36,6 +49,8 @@ pub struct Section {
     pub tables: Vec<Table>,
     /// Figures, in a grid.
     pub figures: Vec<Figure>,
+    /// Subsections, after the figures (one heading level down).
+    pub subsections: Vec<Section>,
 }
 
 /// The page.
@@ -52,13 +67,15 @@ pub struct Page {
 }
 
 const STYLE: &str = "body{font-family:sans-serif;margin:2em auto;max-width:1400px;padding:0 1em;color:#222}\
-h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}\
+h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-top:1.5em}\
+p{max-width:60em;line-height:1.4}\
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}\
 caption{text-align:left;font-weight:bold;padding:.3em 0}\
 th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right}\
 th:first-child,td:first-child{text-align:left}thead th{background:#f3f3f3}\
 .figures{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}\
 figure{margin:0}figcaption{font-size:.85em;color:#555;max-width:680px}\
+table.text td{text-align:left}\
 pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:.85em}";
 
 /// Escapes text for HTML element content and attribute values.
@@ -88,8 +105,11 @@ pub fn render_page(page: &Page) -> String {
     html.push_str(&format!("<h1>{}</h1>\n", escape(&page.title)));
     html.push_str(
         "<p>Data: <a href=\"results.csv\">results.csv</a> (tidy: sampler, dim, n, rep, seed, metric, \
-         value), <a href=\"timings.csv\">timings.csv</a>, and the configuration that reproduces them, \
-         <a href=\"config.toml\">config.toml</a>. Figures are also in <code>figures/</code>.</p>\n",
+         value), <a href=\"timings.csv\">timings.csv</a> (the times, which vary from run to run), \
+         and the configuration that reproduces them, <a href=\"config.toml\">config.toml</a>: \
+         <code>cargo run --release -p experiments -- report --config report/config.toml</code> \
+         gives a byte-identical results.csv. Every figure is also in <code>figures/</code>, next to \
+         the CSV files it is drawn from.</p>\n",
     );
     let env = &page.environment;
     let environment = Table {
@@ -102,36 +122,53 @@ pub fn render_page(page: &Page) -> String {
             vec!["logical cores".into(), env.cores.to_string()],
             vec!["platform".into(), env.platform.clone()],
         ],
+        text: true,
     };
     push_table(&mut html, &environment, false);
     for section in &page.sections {
-        html.push_str(&format!("<h2>{}</h2>\n", escape(&section.heading)));
-        for paragraph in &section.paragraphs {
-            html.push_str(&format!("<p>{}</p>\n", escape(paragraph)));
-        }
-        for table in &section.tables {
-            push_table(&mut html, table, true);
-        }
-        if !section.figures.is_empty() {
-            html.push_str("<div class=\"figures\">\n");
-            for figure in &section.figures {
-                html.push_str(&format!(
-                    "<figure id=\"{}\">\n{}\n<figcaption>{}</figcaption>\n</figure>\n",
-                    escape(&figure.file),
-                    strip_xml_declaration(&figure.svg),
-                    escape(&figure.caption)
-                ));
-            }
-            html.push_str("</div>\n");
-        }
+        push_section(&mut html, section, 2);
     }
     html.push_str("<h2>Configuration</h2>\n");
     html.push_str(&format!("<pre>{}</pre>\n</body>\n</html>\n", escape(&page.config_toml)));
     html
 }
 
+fn push_section(html: &mut String, section: &Section, level: usize) {
+    let level = level.min(6);
+    html.push_str(&format!("<h{level}>{}</h{level}>\n", escape(&section.heading)));
+    for paragraph in &section.paragraphs {
+        html.push_str(&format!("<p>{}</p>\n", escape(paragraph)));
+    }
+    for table in &section.tables {
+        push_table(html, table, true);
+    }
+    if !section.figures.is_empty() {
+        html.push_str("<div class=\"figures\">\n");
+        for figure in &section.figures {
+            let mut caption = escape(&figure.caption);
+            if !figure.data.is_empty() {
+                let links: Vec<String> = figure
+                    .data
+                    .iter()
+                    .map(|d| format!("<a href=\"figures/{0}\">{0}</a>", escape(&d.file)))
+                    .collect();
+                caption.push_str(&format!(" Data: {}.", links.join(", ")));
+            }
+            html.push_str(&format!(
+                "<figure id=\"{}\">\n{}\n<figcaption>{caption}</figcaption>\n</figure>\n",
+                escape(&figure.file),
+                strip_xml_declaration(&figure.svg),
+            ));
+        }
+        html.push_str("</div>\n");
+    }
+    for subsection in &section.subsections {
+        push_section(html, subsection, level + 1);
+    }
+}
+
 fn push_table(html: &mut String, table: &Table, with_header: bool) {
-    html.push_str("<table>\n");
+    html.push_str(if table.text { "<table class=\"text\">\n" } else { "<table>\n" });
     if !table.caption.is_empty() {
         html.push_str(&format!("<caption>{}</caption>\n", escape(&table.caption)));
     }
@@ -186,6 +223,7 @@ mod tests {
                     caption: "metrics".into(),
                     header: vec!["metric".into(), "bridson".into()],
                     rows: vec![vec!["points".into(), "10".into()]],
+                    text: false,
                 }],
                 figures: vec![Figure {
                     file: "a.svg".into(),
@@ -193,13 +231,17 @@ mod tests {
                     svg:
                         "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"
                             .into(),
+                    data: vec![DataFile { file: "a.csv".into(), text: "x\n1\n".into() }],
                 }],
+                subsections: vec![Section { heading: "detail".into(), ..Section::default() }],
             }],
         };
         let html = render_page(&page);
         assert!(html.contains("<title>A &lt;report&gt;</title>"));
         assert!(html.contains("cpu &amp; co") && html.contains("r &lt; 1"));
         assert!(html.contains("<figure id=\"a.svg\">\n<svg xmlns"));
+        assert!(html.contains("Data: <a href=\"figures/a.csv\">a.csv</a>."));
+        assert!(html.contains("<h3>detail</h3>"));
         assert!(html.contains("seed = 1 # &lt;x&gt;"));
         assert!(!html.contains("<script") && !html.contains(" src="));
     }

@@ -13,8 +13,15 @@
 //!   the scaling experiment (times vary between runs, so they are kept apart);
 //! - `config.toml`: the configuration, complete, which reproduces `results.csv` with
 //!   `--config`;
-//! - `index.html`: one self-contained page (environment, tables, inline SVG figures,
-//!   configuration), and `figures/*.svg`, the same figures as files.
+//! - `index.html`: one self-contained page (environment, tables, inline SVG figures with a
+//!   paragraph on how to read each, metric definitions, configuration), `figures/*.svg`, the
+//!   same figures as files, and `figures/*.csv`, the data each figure is drawn from.
+//!
+//! In each dimension the radius-driven samplers run first; the count-driven ones then draw the
+//! mean count of the first radius-driven sampler (unless `dims.n` gives it), so all are
+//! compared at about the same density. The optional scaling experiment times each listed
+//! sampler at a range of target counts and fits power laws to time and (for radius-driven
+//! samplers) attempts against N. `docs/report.md` describes every figure and key.
 //!
 //! A progress bar goes to stderr (when it is a terminal); a summary table to stdout.
 //!
@@ -32,12 +39,13 @@ pub mod html;
 mod sections;
 
 use crate::config::{Config, ConfigError, DimConfig};
-use crate::fit::PowerLaw;
-use crate::plot::{self, PlotError, Series};
+use crate::fit::{PowerLaw, power_law};
+use crate::metrics::max_spacing;
+use crate::plot::{PlotError, Series};
 use crate::registry;
 use crate::with_dim;
 use analysis::{
-    Analysis, AnalysisContext, Analyzer, Histogram, Periodogram, RadialSpectrum, StandardAnalyzer,
+    Analysis, AnalysisContext, Analyzer, Curve, Histogram, Periodogram, StandardAnalyzer,
 };
 use csv::{ResultRow, TimingRow};
 use environment::Environment;
@@ -158,11 +166,13 @@ pub struct SamplerResult {
     /// The points of the first realisation, for the point-set figures.
     pub first_points: Vec<Vec<f64>>,
     /// The radial spectrum averaged over realisations.
-    pub spectrum: Option<RadialSpectrum>,
+    pub spectrum: Option<Curve>,
     /// The periodogram averaged over realisations.
     pub periodogram: Option<Periodogram>,
     /// The nearest-neighbour histogram averaged over realisations.
     pub histogram: Option<Histogram>,
+    /// The pair correlation function averaged over realisations.
+    pub pair_correlation: Option<Curve>,
 }
 
 /// The comparison in one dimension.
@@ -174,8 +184,29 @@ pub struct DimResult {
     pub radius: f64,
     /// The count the count-driven samplers were given, if any ran.
     pub count: Option<usize>,
+    /// The nominal count (see [`AnalysisContext::nominal_count`]).
+    pub nominal_count: usize,
     /// The samplers, in configuration order.
     pub samplers: Vec<SamplerResult>,
+}
+
+/// One timed run of the scaling experiment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalingRun {
+    /// The sampler.
+    pub sampler: String,
+    /// The target count (radius-driven samplers: the count the radius was derived from).
+    pub target: usize,
+    /// The points produced.
+    pub n: usize,
+    /// The run at this target, from 0.
+    pub rep: usize,
+    /// The seed.
+    pub seed: u64,
+    /// Candidates generated.
+    pub attempts: u64,
+    /// Time of the sampling call, in seconds.
+    pub seconds: f64,
 }
 
 /// The scaling experiment's results.
@@ -183,10 +214,17 @@ pub struct DimResult {
 pub struct ScalingResult {
     /// The dimension.
     pub dim: usize,
+    /// Every run, by sampler, target and run.
+    pub runs: Vec<ScalingRun>,
     /// One series of (points produced, seconds) per sampler.
     pub series: Vec<Series>,
-    /// The power law fitted to each series.
+    /// The power law fitted to each series of `series`.
     pub fits: Vec<Option<PowerLaw>>,
+    /// One series of (points produced, attempts) per radius-driven sampler: the work of
+    /// rejection sampling.
+    pub attempts: Vec<Series>,
+    /// The power law fitted to each series of `attempts`.
+    pub attempts_fits: Vec<Option<PowerLaw>>,
 }
 
 /// Everything a report run measured.
@@ -249,12 +287,24 @@ pub fn write_report<A: Analyzer>(
         .map_err(|source| ReportError::Write { path: out.join("timings.csv"), source })?;
     write(out.join("timings.csv"), &timings)?;
     write(out.join("config.toml"), config_toml.as_bytes())?;
-    for figure in page.sections.iter().flat_map(|s| &s.figures) {
+    // A data file shared by several figures is written once.
+    let mut data_files = std::collections::BTreeSet::new();
+    for figure in all_figures(&page.sections) {
         write(figures_dir.join(&figure.file), figure.svg.as_bytes())?;
+        for data in &figure.data {
+            if data_files.insert(data.file.as_str()) {
+                write(figures_dir.join(&data.file), data.text.as_bytes())?;
+            }
+        }
     }
     write(out.join("index.html"), html::render_page(&page).as_bytes())?;
     let summary = summary(config, &data, analyzer);
     Ok(Outcome { data, summary, files })
+}
+
+/// Every figure of `sections` and their subsections, in page order.
+fn all_figures(sections: &[html::Section]) -> Vec<&html::Figure> {
+    sections.iter().flat_map(|s| s.figures.iter().chain(all_figures(&s.subsections))).collect()
 }
 
 /// The seed of realisation `rep` of `sampler` in dimension `dim` of the comparison.
@@ -280,28 +330,28 @@ fn chain(base: u64, streams: &[u64]) -> u64 {
 
 /// The Poisson-disk radius `relative · d_max(n)` for `n` points in volume `volume` of
 /// dimension `dim`, where `d_max = 2 (η_D V / (n V_D))^(1/D)` is the spacing of the densest
-/// known lattice packing (η_D) and `V_D` the volume of the unit ball.
+/// known lattice packing ([`crate::metrics::max_spacing`]). NaN outside dimensions 1 to 8.
 pub fn radius_for_count(n: usize, dim: usize, volume: f64, relative: f64) -> f64 {
-    const DENSEST: [f64; 8] =
-        [1.0, 0.906_900, 0.740_480, 0.616_850, 0.465_260, 0.372_950, 0.295_300, 0.253_670];
-    let packing = DENSEST[(dim.clamp(1, 8)) - 1];
-    let d = dim as f64;
-    relative * 2.0 * (packing * volume / (n.max(1) as f64 * unit_ball_volume(dim))).powf(1.0 / d)
+    max_spacing(dim, n.max(1), volume).map_or(f64::NAN, |d_max| relative * d_max)
 }
 
-/// Volume of the unit ball in `dim` dimensions (V_0 = 1, V_1 = 2, V_D = V_{D-2} · 2π / D).
-fn unit_ball_volume(dim: usize) -> f64 {
-    match dim {
-        0 => 1.0,
-        1 => 2.0,
-        d => unit_ball_volume(d - 2) * 2.0 * std::f64::consts::PI / d as f64,
-    }
+/// The inverse of [`radius_for_count`]: the count `N` (rounded, at least 1) whose
+/// `relative · d_max(N)` is `radius`, `N = η_D V / V_D · (2 relative / radius)^D`. This is
+/// the nominal count of a dimension given by its radius.
+pub fn nominal_count(dim: usize, radius: f64, volume: f64, relative: f64) -> usize {
+    // d_max(1) = 2 (η_D V / V_D)^(1/D), and d_max(N) = d_max(1) N^(−1/D).
+    let Some(single) = max_spacing(dim, 1, volume) else {
+        return 1;
+    };
+    let count = (single * relative / radius).powi(dim as i32);
+    if count.is_finite() { (count.round() as usize).max(1) } else { 1 }
 }
 
 fn progress_bar(config: &Config, show: bool) -> ProgressBar {
     let comparison = config.dims.len() * config.samplers.len() * config.realisations;
-    let scaling =
-        config.scaling.as_ref().map_or(0, |s| s.samplers.len() * s.counts().len() * s.reps);
+    let scaling = config.scaling.as_ref().map_or(0, |s| {
+        s.samplers.iter().map(|name| s.counts_for(name).len()).sum::<usize>() * s.reps
+    });
     if !show {
         return ProgressBar::hidden();
     }
@@ -358,7 +408,7 @@ fn build<const D: usize>(
     registry::build::<D>(&entry.name, unit_domain::<D>(config), &entry.params(Some(radius)))
         .map_err(|e| ReportError::Build {
             index,
-            name: entry.name.clone(),
+            name: entry.label().to_string(),
             dim: D,
             message: e.to_string(),
         })
@@ -377,6 +427,7 @@ fn measure_dim<const D: usize, A: Analyzer>(
         (None, Some(n)) => radius_for_count(n, D, 1.0, config.relative_radius),
         (None, None) => unreachable!("validated: radius or n"),
     };
+    let nominal = entry.n.unwrap_or_else(|| nominal_count(D, radius, 1.0, config.relative_radius));
     let samplers = (0..config.samplers.len())
         .map(|i| build::<D>(config, i, radius))
         .collect::<Result<Vec<_>, _>>()?;
@@ -387,7 +438,7 @@ fn measure_dim<const D: usize, A: Analyzer>(
     let mut results: Vec<Option<SamplerResult>> = vec![None; samplers.len()];
     for i in order {
         let sampler = &samplers[i];
-        let name = config.samplers[i].name.as_str();
+        let name = config.samplers[i].label();
         let radius_driven = sampler.min_distance().is_some();
         let n = if radius_driven {
             usize::MAX
@@ -403,7 +454,6 @@ fn measure_dim<const D: usize, A: Analyzer>(
             let start = Instant::now();
             let set = sampler.sample_seeded(n, seed);
             let seconds = start.elapsed().as_secs_f64();
-            bar.inc(1);
             timings.push(TimingRow {
                 experiment: "comparison",
                 sampler: name.into(),
@@ -417,11 +467,14 @@ fn measure_dim<const D: usize, A: Analyzer>(
                 sampler: name,
                 dim: D,
                 rep,
+                seed,
                 radius,
+                nominal_count: nominal,
                 sampler_radius: sampler.min_distance(),
                 options: &config.metrics,
             };
             let analysis = analyzer.analyze(&set, &context);
+            bar.inc(1);
             if rep == 0 {
                 first_points = set.points.iter().map(|p| p.to_vec()).collect();
             }
@@ -445,7 +498,7 @@ fn measure_dim<const D: usize, A: Analyzer>(
     }
     let samplers = results.into_iter().flatten().collect::<Vec<_>>();
     let count = samplers.iter().any(|s| !s.radius_driven).then_some(count).flatten();
-    Ok(DimResult { dim: D, radius, count, samplers })
+    Ok(DimResult { dim: D, radius, count, nominal_count: nominal, samplers })
 }
 
 fn aggregate(
@@ -455,12 +508,15 @@ fn aggregate(
     first_points: Vec<Vec<f64>>,
     analyses: Vec<Analysis>,
 ) -> SamplerResult {
-    let spectra: Vec<&RadialSpectrum> =
-        analyses.iter().filter_map(|a| a.radial_spectrum.as_ref()).collect();
-    let spectrum = spectra.first().map(|first| RadialSpectrum {
-        x_label: first.x_label.clone(),
-        points: mean_curve(&spectra.iter().map(|s| s.points.as_slice()).collect::<Vec<_>>()),
-    });
+    let mean_of = |curves: Vec<&Curve>| {
+        curves.first().map(|first| Curve {
+            x_label: first.x_label.clone(),
+            points: mean_curve(&curves.iter().map(|c| c.points.as_slice()).collect::<Vec<_>>()),
+        })
+    };
+    let spectrum = mean_of(analyses.iter().filter_map(|a| a.radial_spectrum.as_ref()).collect());
+    let pair_correlation =
+        mean_of(analyses.iter().filter_map(|a| a.pair_correlation.as_ref()).collect());
     let periodograms: Vec<&Periodogram> =
         analyses.iter().filter_map(|a| a.periodogram.as_ref()).collect();
     let periodogram = periodograms.first().map(|first| {
@@ -493,6 +549,7 @@ fn aggregate(
         spectrum,
         periodogram,
         histogram,
+        pair_correlation,
     }
 }
 
@@ -530,28 +587,29 @@ fn measure_scaling<const D: usize>(
     let Some(scaling) = &config.scaling else {
         unreachable!("called with a scaling experiment");
     };
-    let mut series = Vec::new();
+    let mut runs = Vec::new();
+    let (mut series, mut attempts) = (Vec::new(), Vec::new());
     for name in &scaling.samplers {
-        let index = config
-            .samplers
-            .iter()
-            .position(|s| &s.name == name)
-            .unwrap_or_else(|| unreachable!("validated"));
+        let index = config.sampler_index(name).unwrap_or_else(|| unreachable!("validated"));
+        let label = config.samplers[index].label();
         let mut points = Vec::new();
-        for target in scaling.counts() {
+        let mut work = Vec::new();
+        let mut radius_driven = false;
+        for target in scaling.counts_for(name) {
             let radius = radius_for_count(target, D, 1.0, config.relative_radius);
             let sampler = build::<D>(config, index, radius)?;
-            let n = if sampler.min_distance().is_some() { usize::MAX } else { target };
+            radius_driven = sampler.min_distance().is_some();
+            let n = if radius_driven { usize::MAX } else { target };
             for rep in 0..scaling.reps {
-                bar.set_message(format!("scaling {D}D {name} N≈{target} #{rep}"));
-                let seed = scaling_seed(config.seed, D, name, target, rep);
+                bar.set_message(format!("scaling {D}D {label} N≈{target} #{rep}"));
+                let seed = scaling_seed(config.seed, D, label, target, rep);
                 let start = Instant::now();
                 let set = sampler.sample_seeded(n, seed);
                 let seconds = start.elapsed().as_secs_f64();
                 bar.inc(1);
                 timings.push(TimingRow {
                     experiment: "scaling",
-                    sampler: name.clone(),
+                    sampler: label.to_string(),
                     dim: D,
                     n: set.len(),
                     rep,
@@ -559,13 +617,26 @@ fn measure_scaling<const D: usize>(
                     seconds,
                 });
                 points.push((set.len() as f64, seconds));
+                work.push((set.len() as f64, set.attempts as f64));
+                runs.push(ScalingRun {
+                    sampler: label.to_string(),
+                    target,
+                    n: set.len(),
+                    rep,
+                    seed,
+                    attempts: set.attempts,
+                    seconds,
+                });
             }
         }
-        series.push(Series { name: name.clone(), points });
+        series.push(Series { name: label.to_string(), points });
+        if radius_driven {
+            attempts.push(Series { name: label.to_string(), points: work });
+        }
     }
-    let fits =
-        plot::scaling::fits(&plot::ScalingChart { title: String::new(), series: series.clone() });
-    Ok(ScalingResult { dim: D, series, fits })
+    let fit = |all: &[Series]| all.iter().map(|s| power_law(&s.points).ok()).collect::<Vec<_>>();
+    let (fits, attempts_fits) = (fit(&series), fit(&attempts));
+    Ok(ScalingResult { dim: D, runs, series, fits, attempts, attempts_fits })
 }
 
 /// The rows of `results.csv`: per dimension, sampler and realisation, the runner's own
@@ -603,12 +674,17 @@ mod tests {
 
     #[test]
     fn d_max_matches_the_reference_formula() {
-        assert!((unit_ball_volume(2) - std::f64::consts::PI).abs() < 1e-15);
-        assert!((unit_ball_volume(3) - 4.0 / 3.0 * std::f64::consts::PI).abs() < 1e-15);
         // In 2D, d_max = sqrt(2 V / (√3 N)).
         let expected = (2.0 / (3f64.sqrt() * 1000.0)).sqrt();
         assert!((radius_for_count(1000, 2, 1.0, 1.0) / expected - 1.0).abs() < 1e-5);
         assert!((radius_for_count(1000, 2, 1.0, 0.5) / expected - 0.5).abs() < 1e-5);
+        assert!(radius_for_count(10, 9, 1.0, 0.5).is_nan());
+        // nominal_count inverts radius_for_count.
+        for (n, dim) in [(1000, 2), (2500, 3), (37, 5)] {
+            let radius = radius_for_count(n, dim, 1.0, 0.75);
+            assert_eq!(nominal_count(dim, radius, 1.0, 0.75), n);
+        }
+        assert_eq!(nominal_count(2, f64::INFINITY, 1.0, 0.75), 1);
     }
 
     #[test]
