@@ -35,8 +35,8 @@ enum Cmd {
 
 #[derive(Args, Debug, Clone)]
 struct RunArgs {
-    /// One of: poisson-nd, poisson-nd-fine, poisson-nd-coarse, fast_poisson, poisson-diskus,
-    /// poisson.
+    /// One of: poisson-nd, poisson-nd-fine, poisson-nd-coarse, poisson-nd-radius, fast_poisson,
+    /// poisson-diskus, poisson.
     #[arg(long)]
     sampler: String,
     /// Dimension (2 to 6; `poisson` only up to 6 through nalgebra 0.17's vectors).
@@ -224,7 +224,8 @@ struct Preset {
     samplers: &'static [&'static str],
 }
 
-const ALL_PEERS: &[&str] = &["poisson-nd", "fast_poisson", "poisson-diskus", "poisson"];
+const ALL_PEERS: &[&str] =
+    &["poisson-nd", "poisson-nd-radius", "fast_poisson", "poisson-diskus", "poisson"];
 
 fn preset(name: &str) -> Result<Preset, String> {
     match name {

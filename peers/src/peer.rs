@@ -13,13 +13,16 @@
 //!   always the unit cube `[0, 1)^D`; `k` is fixed at 30; `rand` 0.6 generator (Xoshiro256**; no ++ for rand 0.6);
 //!   points are nalgebra 0.17 vectors, so D ≤ 6.
 
-use poisson_nd::{Bridson, Domain, GridResolution, Sampler};
+use poisson_nd::{Bridson, CandidateDistance, Domain, GridResolution, Sampler};
 
 /// A sampler under comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Peer {
     /// poisson-nd's Bridson with the given grid resolution (`None`: the default for D).
     PoissonNd(Option<GridResolution>),
+    /// poisson-nd's Bridson (default grid) drawing candidate distances uniformly in [r, 2r],
+    /// as the peers do: the like-for-like comparison of speed at equal density.
+    PoissonNdUniformRadius,
     /// The `fast_poisson` crate (k-d tree of accepted points).
     FastPoisson,
     /// The `poisson-diskus` crate (dense grid of r/√D cells).
@@ -52,12 +55,13 @@ impl Peer {
             "poisson-nd" => Ok(Peer::PoissonNd(None)),
             "poisson-nd-fine" => Ok(Peer::PoissonNd(Some(GridResolution::Fine))),
             "poisson-nd-coarse" => Ok(Peer::PoissonNd(Some(GridResolution::Coarse))),
+            "poisson-nd-radius" => Ok(Peer::PoissonNdUniformRadius),
             "fast_poisson" => Ok(Peer::FastPoisson),
             "poisson-diskus" => Ok(Peer::PoissonDiskus),
             "poisson" => Ok(Peer::Poisson),
             other => Err(format!(
                 "unknown sampler '{other}' (known: poisson-nd, poisson-nd-fine, \
-                 poisson-nd-coarse, fast_poisson, poisson-diskus, poisson)"
+                 poisson-nd-coarse, poisson-nd-radius, fast_poisson, poisson-diskus, poisson)"
             )),
         }
     }
@@ -68,6 +72,7 @@ impl Peer {
             Peer::PoissonNd(None) => "poisson-nd",
             Peer::PoissonNd(Some(GridResolution::Fine)) => "poisson-nd-fine",
             Peer::PoissonNd(Some(GridResolution::Coarse)) => "poisson-nd-coarse",
+            Peer::PoissonNdUniformRadius => "poisson-nd-radius",
             Peer::FastPoisson => "fast_poisson",
             Peer::PoissonDiskus => "poisson-diskus",
             Peer::Poisson => "poisson",
@@ -109,6 +114,14 @@ impl Peer {
                 if let Some(resolution) = resolution {
                     bridson = bridson.with_grid(resolution).map_err(|e| e.to_string())?;
                 }
+                Ok(Output::arrays(bridson.sample_seeded(usize::MAX, seed).points))
+            }
+            Peer::PoissonNdUniformRadius => {
+                let domain = Domain::<D>::unit().map_err(|e| e.to_string())?;
+                let bridson = Bridson::new(domain, r)
+                    .and_then(|b| b.with_attempts(k))
+                    .map_err(|e| e.to_string())?
+                    .with_candidate_distance(CandidateDistance::UniformInRadius);
                 Ok(Output::arrays(bridson.sample_seeded(usize::MAX, seed).points))
             }
             Peer::FastPoisson => {
