@@ -33,7 +33,7 @@ struct ReadmeDoctests;
 pub mod domain;
 pub mod error;
 pub mod grid;
-mod packing;
+pub mod packing;
 pub mod point;
 pub mod rng;
 pub mod sampler;

@@ -24,22 +24,12 @@ pub fn memory_status() -> std::io::Result<MemoryStatus> {
     }
 }
 
-/// Densest packing fraction η_D of equal balls in D dimensions (lattice packings; exact or
-/// best known for D ≤ 8).
+/// Densest packing fraction η_D of equal balls (NaN outside 1..=8, where it is not tabulated).
 pub fn packing_density(dim: usize) -> f64 {
-    const ETA: [f64; 9] =
-        [1.0, 1.0, 0.906_900, 0.740_480, 0.616_850, 0.465_260, 0.372_950, 0.295_300, 0.253_670];
-    ETA.get(dim).copied().unwrap_or(f64::NAN)
+    poisson_nd::packing::densest_packing_fraction(dim).unwrap_or(f64::NAN)
 }
 
-/// Volume of the unit ball in `dim` dimensions.
-pub fn unit_ball_volume(dim: usize) -> f64 {
-    match dim {
-        0 => 1.0,
-        1 => 2.0,
-        _ => unit_ball_volume(dim - 2) * 2.0 * std::f64::consts::PI / dim as f64,
-    }
-}
+pub use poisson_nd::packing::unit_ball_volume;
 
 /// ρ_rel = d_min / d_max for `n` points in the unit box (volume 1): d_max is the spacing of the
 /// densest packing of `n` equal balls in that volume, 2 (η_D V / (n V_D))^(1/D).

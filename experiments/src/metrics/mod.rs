@@ -43,12 +43,7 @@ pub use pairs::{closest_pair, min_pair_distance, pairs_closer_than};
 pub use relative_radius::{RelativeRadius, densest_packing_density, max_spacing, relative_radius};
 pub use spectrum::{RadialSpectrum, SpectrumAccumulator, SpectrumOptions, radial_spectrum};
 
-/// Volume of the unit ball in `dim` dimensions, `V_D = π^(D/2) / Γ(D/2 + 1)`
-/// (`V_1 = 2`, `V_2 = π`, `V_3 = 4π/3`).
-pub fn unit_ball_volume(dim: usize) -> f64 {
-    let half = dim as f64 / 2.0;
-    std::f64::consts::PI.powf(half) / statrs::function::gamma::gamma(half + 1.0)
-}
+pub use poisson_nd::packing::unit_ball_volume;
 
 /// A number estimated from random draws, with its standard error.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -1,28 +1,9 @@
 //! Relative radius (Lagae & Dutré 2008) and packing fraction.
 
 use crate::metrics::{min_pair_distance, unit_ball_volume};
+pub use poisson_nd::packing::densest_packing_fraction as densest_packing_density;
 use poisson_nd::{Domain, Point};
 use serde::Serialize;
-use std::f64::consts::PI;
-
-/// Density `η_D` of the densest lattice packing of equal balls in `dim` = 1..=8
-/// dimensions, in closed form (1, π/√12, π/√18, π²/16, π²/(15√2), π³/(48√3), π³/105,
-/// π⁴/384; to six digits 1, 0.906900, 0.740480, 0.616850, 0.465260, 0.372950, 0.295300,
-/// 0.253670). `None` outside 1..=8.
-pub fn densest_packing_density(dim: usize) -> Option<f64> {
-    let value = match dim {
-        1 => 1.0,
-        2 => PI / 12f64.sqrt(),
-        3 => PI / 18f64.sqrt(),
-        4 => PI * PI / 16.0,
-        5 => PI * PI / (15.0 * 2f64.sqrt()),
-        6 => PI.powi(3) / (48.0 * 3f64.sqrt()),
-        7 => PI.powi(3) / 105.0,
-        8 => PI.powi(4) / 384.0,
-        _ => return None,
-    };
-    Some(value)
-}
 
 /// The spacing of `n` points in volume `volume` at the densest lattice packing:
 /// `d_max = 2 (η_D V / (N V_D))^(1/D)` (`sqrt(2V / (√3 N))` in 2D, `V/N` in 1D).
