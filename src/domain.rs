@@ -105,7 +105,10 @@ impl<const D: usize> Domain<D> {
     /// Whether `p` lies in `[origin, origin + extent)`.
     #[inline]
     pub fn contains(&self, p: &Point<D>) -> bool {
-        (0..D).all(|i| p[i] >= self.origin[i] && p[i] < self.origin[i] + self.extent[i])
+        // `&`, not `&&`: one branch for the whole test instead of one per face.
+        (0..D).fold(true, |inside, i| {
+            inside & (p[i] >= self.origin[i]) & (p[i] < self.origin[i] + self.extent[i])
+        })
     }
 
     /// Distance squared between two points of the box: Euclidean, or on the torus when the

@@ -3,7 +3,7 @@
 //! [`GridLayout`] is the immutable geometry (cell sides, neighbour offsets), built and validated
 //! once per sampler; [`Grid`] holds the points of one run. Cells keep the index of their newest
 //! point and points chain to the previous point of the same cell, so one structure serves
-//! both fine cells (side ≤ r/√D, at most one point each) and coarse cells (several points).
+//! both fine cells (side ≤ r/√D, in practice one point each) and coarse cells (several points).
 //! The correctness argument for the neighbourhood is in docs/algorithms.md.
 
 use crate::domain::Domain;
@@ -20,7 +20,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// measured (2D to 6D, docs/design.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum GridResolution {
-    /// Cells of side at most r/√D: a cell holds at most one point, and the search reaches
+    /// Cells of side at most r/√D: a cell holds one point (two only if they are r apart
+    /// to rounding, on opposite corners), and the search reaches
     /// ⌈√D⌉ cells along each axis (pruned to the cells that can hold a point closer than r:
     /// 21 in 2D, 117 in 3D, 3,903 in 5D). Few distance tests, many cells.
     Fine,
@@ -33,8 +34,13 @@ pub enum GridResolution {
 /// Marks "no point" in cell heads and chains.
 const NONE: u32 = u32::MAX;
 
-/// The largest number of points a grid can index (point indices are `u32`, one value is NONE).
-pub(crate) const MAX_GRID_POINTS: usize = (u32::MAX - 1) as usize;
+/// Set in a link (a cell head or a chain entry) when the cell holds a further, older point:
+/// the chain is read only then, which spares one memory access for most cells.
+const MORE: u32 = 1 << 31;
+
+/// The largest number of points a grid can index (a link is a 31-bit index and [`MORE`]; one
+/// value is NONE).
+pub(crate) const MAX_GRID_POINTS: usize = (MORE - 1) as usize;
 
 /// Validates the point limit of a sampler whose points live in a grid: at least 1 and no more
 /// than [`MAX_GRID_POINTS`].
@@ -45,7 +51,7 @@ pub(crate) fn check_grid_point_limit(max_points: usize) -> Result<(), Error> {
     if max_points > MAX_GRID_POINTS {
         return Err(Error::InvalidParameter {
             name: "max_points",
-            expected: "at most 4294967294",
+            expected: "at most 2147483647",
             value: max_points as f64,
         });
     }
@@ -61,9 +67,13 @@ pub(crate) struct GridLayout<const D: usize> {
     inverse_side: [f64; D],
     /// Cells along each axis.
     cells: [u64; D],
-    /// Empty cells added on both sides of each axis of a closed domain, so that every
-    /// neighbour offset stays inside the (virtual) index space without bounds checks.
-    padding: [u64; D],
+    /// The cell a rounded index of `cells[i]` stands for: cell 0 on a torus (the seam), the
+    /// last cell in a closed box (reached only if rounding misbehaves).
+    seam: [u64; D],
+    /// The key of cell (0, …, 0): empty cells are added on both sides of each axis of a
+    /// closed domain, so that every neighbour offset stays inside the (virtual) index space
+    /// without bounds checks.
+    key_base: u64,
     /// Strides of the linear cell key.
     strides: [u64; D],
     /// Neighbour offsets in cells, nearest first (periodic: one per distinct wrapped cell).
@@ -75,8 +85,6 @@ pub(crate) struct GridLayout<const D: usize> {
     rows: Vec<Row>,
     /// Whether cell heads live in a dense array rather than a hash map.
     dense: bool,
-    /// Whether a cell can hold more than one point (coarse cells), so chains must be walked.
-    chained: bool,
     /// Number of keys of the (padded) index space.
     key_count: u64,
 }
@@ -102,23 +110,26 @@ impl<const D: usize> GridLayout<D> {
         let mut total_cells = 1.0f64;
         for i in 0..D {
             let count = (extent[i] / target_side).ceil().max(1.0);
-            total_cells *= count;
-            if count > (1u64 << 40) as f64 {
-                return Err(Error::GridTooLarge { cells: total_cells });
-            }
-            cells[i] = count as u64;
             if domain.is_periodic() {
                 // Equal cells that tile the torus exactly, each no larger than the target
                 // side, so that the gap argument holds across the seam too.
                 side[i] = extent[i] / count;
                 inverse_side[i] = count / extent[i];
+                cells[i] = count as u64;
             } else {
-                // The target side; the last cell may be partial. It is never between two
-                // other cells, so the gaps the search relies on are all whole cells.
+                // The target side. Cells are centred on multiples of it (see `cell_of`), so
+                // the first and last cells are partial; they are never between two other
+                // cells, so the gaps the search relies on are all whole cells.
                 side[i] = target_side;
                 inverse_side[i] = 1.0 / target_side;
+                cells[i] = count as u64 + 1;
+            }
+            total_cells *= cells[i] as f64;
+            if count > (1u64 << 40) as f64 {
+                return Err(Error::GridTooLarge { cells: total_cells });
             }
         }
+        let seam = std::array::from_fn(|i| if domain.is_periodic() { 0 } else { cells[i] - 1 });
 
         let offsets = neighbour_offsets(&side, radius, domain.is_periodic().then_some(&cells));
 
@@ -138,6 +149,7 @@ impl<const D: usize> GridLayout<D> {
                 .checked_mul(key_count)
                 .ok_or(Error::GridTooLarge { cells: total_cells })?;
         }
+        let key_base = (0..D).map(|i| padding[i] * strides[i]).sum();
         let key_offsets = offsets
             .iter()
             .map(|o| {
@@ -154,13 +166,13 @@ impl<const D: usize> GridLayout<D> {
             radius_squared: radius * radius,
             inverse_side,
             cells,
-            padding,
+            seam,
+            key_base,
             strides,
             offsets,
             key_offsets,
             rows,
             dense,
-            chained: resolution == GridResolution::Coarse,
             key_count,
         })
     }
@@ -175,24 +187,33 @@ impl<const D: usize> GridLayout<D> {
         self.dense
     }
 
-    /// The cell of a point inside the domain (rounding is clamped into range).
+    /// The cell of a point inside the domain.
+    ///
+    /// Cell `c` along an axis holds the points whose offset from the origin, in cells,
+    /// rounds to `c`: the interval [c − ½, c + ½] (ends included or not by the ties-to-even
+    /// rule, the same for every call). Rounding to nearest is one addition, where the floor
+    /// would be a saturating float-to-integer conversion and two clamps.
     #[inline]
     fn cell_of(&self, p: &Point<D>) -> [u64; D] {
+        // For 0 ≤ t < 2^51, t + 2^52 is the integer nearest t, plus 2^52, and the low bits of
+        // its representation are that integer.
+        const ROUND: f64 = (1u64 << 52) as f64;
         let origin = self.domain.origin();
-        let mut cell = [0u64; D];
-        for i in 0..D {
-            // Via i64: the float-to-signed conversion is one instruction, to unsigned is not.
-            let c = ((p[i] - origin[i]) * self.inverse_side[i]) as i64;
-            cell[i] = (c.max(0) as u64).min(self.cells[i] - 1);
-        }
-        cell
+        std::array::from_fn(|i| {
+            let t = (p[i] - origin[i]) * self.inverse_side[i];
+            let c = (t + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
+            if c < self.cells[i] { c } else { self.seam[i] }
+        })
     }
 
     #[inline]
     fn key_of(&self, cell: &[u64; D]) -> u64 {
-        (0..D).map(|i| (cell[i] + self.padding[i]) * self.strides[i]).sum()
+        (0..D).fold(self.key_base, |key, i| key + cell[i] * self.strides[i])
     }
 }
+
+/// The longest run of cells one occupancy read covers (an 8-byte read shifted by up to 7).
+const MAX_ROW: i64 = 57;
 
 /// A run of neighbour cells with consecutive keys: `len` cells from `start` (a key offset).
 #[derive(Debug, Clone, Copy)]
@@ -217,15 +238,21 @@ fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row>
             None => groups.push((prefix, o[D - 1], o[D - 1])),
         }
     }
-    groups
-        .into_iter()
-        .map(|(mut prefix, low, high)| {
-            prefix[D - 1] = low;
-            let start = (0..D)
-                .fold(0u64, |k, i| k.wrapping_add((prefix[i] as u64).wrapping_mul(strides[i])));
-            Row { start, len: (high - low + 1) as u32 }
-        })
-        .collect()
+    let key = |o: &[i64; D]| {
+        (0..D).fold(0u64, |k, i| k.wrapping_add((o[i] as u64).wrapping_mul(strides[i])))
+    };
+    let mut rows = Vec::new();
+    for (mut prefix, low, high) in groups {
+        // Runs longer than one occupancy read (only in very high dimensions) are split.
+        let mut first = low;
+        while first <= high {
+            prefix[D - 1] = first;
+            let len = (high - first + 1).min(MAX_ROW);
+            rows.push(Row { start: key(&prefix), len: len as u32 });
+            first += len;
+        }
+    }
+    rows
 }
 
 /// Cells per axis for about `count` cells as near to cubes as the box allows, and the side
@@ -355,24 +382,27 @@ pub(crate) trait CellHeads {
 #[derive(Debug)]
 pub(crate) struct DenseHeads {
     heads: Vec<u32>,
-    occupied: Vec<u64>,
+    /// Bit `key % 8` of byte `key / 8` is set when cell `key` holds a point.
+    occupied: Vec<u8>,
 }
 
 impl DenseHeads {
-    /// The occupancy bits of `len` (≤ 64) cells from `key` on, lowest bit first.
+    /// The occupancy bits of `len` (≤ [`MAX_ROW`]) cells from `key` on, lowest bit first:
+    /// one unaligned 8-byte read from the byte that holds the first bit.
     #[inline(always)]
     fn occupancy(&self, key: u64, len: u32) -> u64 {
-        let word = (key >> 6) as usize;
-        // The bitmap has a spare word at the end, so `word + 1` is always in range.
-        let pair = (self.occupied[word + 1] as u128) << 64 | self.occupied[word] as u128;
-        ((pair >> (key & 63)) as u64) & (u64::MAX >> (64 - len))
+        let byte = (key >> 3) as usize;
+        // The bitmap has 8 spare bytes at the end, so the slice is always in range and
+        // always 8 bytes long (the fallback is never taken).
+        let word = self.occupied[byte..byte + 8].try_into().map_or(0, u64::from_le_bytes);
+        (word >> (key & 7)) & (u64::MAX >> (64 - len))
     }
 }
 
 impl CellHeads for DenseHeads {
     fn for_layout<const D: usize>(layout: &GridLayout<D>, _capacity: usize) -> Self {
         let cells = layout.key_count as usize;
-        DenseHeads { heads: vec![NONE; cells], occupied: vec![0; cells / 64 + 2] }
+        DenseHeads { heads: vec![NONE; cells], occupied: vec![0; cells / 8 + 9] }
     }
     #[inline(always)]
     fn head(&self, key: u64) -> u32 {
@@ -380,7 +410,7 @@ impl CellHeads for DenseHeads {
     }
     #[inline(always)]
     fn head_mut(&mut self, key: u64) -> &mut u32 {
-        self.occupied[(key >> 6) as usize] |= 1 << (key & 63);
+        self.occupied[(key >> 3) as usize] |= 1 << (key & 7);
         &mut self.heads[key as usize]
     }
     #[inline(always)]
@@ -441,7 +471,8 @@ impl CellHeads for HashedHeads {
 pub(crate) struct Grid<'a, const D: usize, H> {
     layout: &'a GridLayout<D>,
     heads: H,
-    /// For each point, the previous point of its cell (or NONE). Only coarse cells read it.
+    /// For each point, the link to the previous point of its cell (or NONE), read only when
+    /// the point's own link carries [`MORE`].
     previous: Vec<u32>,
     points: Vec<Point<D>>,
 }
@@ -491,8 +522,8 @@ impl<'a, const D: usize, H: CellHeads> Grid<'a, D, H> {
         }
     }
 
-    /// Whether the point `head` or, in coarse cells, an earlier point of its cell is closer
-    /// than r to `p`.
+    /// Whether the point of link `head` or an older point of its cell is closer than r to
+    /// `p`.
     #[inline(always)]
     fn chain_has_point_within_radius(
         &self,
@@ -500,19 +531,18 @@ impl<'a, const D: usize, H: CellHeads> Grid<'a, D, H> {
         p: &Point<D>,
         distance_squared: impl Fn(&Point<D>, &Point<D>) -> f64,
     ) -> bool {
-        let mut index = head;
+        let mut link = head;
         loop {
-            if distance_squared(p, &self.points[index as usize]) < self.layout.radius_squared {
+            let index = (link & !MORE) as usize;
+            if distance_squared(p, &self.points[index]) < self.layout.radius_squared {
                 return true;
             }
-            if !self.layout.chained {
-                // A fine cell holds one point: skip the read of its (empty) chain.
+            // Fine cells are walked too: two points exactly r apart (to rounding) may share
+            // one, since cells are closed at one end or both (see `cell_of`).
+            if link & MORE == 0 {
                 return false;
             }
-            index = self.previous[index as usize];
-            if index == NONE {
-                return false;
-            }
+            link = self.previous[index];
         }
     }
 
@@ -523,7 +553,7 @@ impl<'a, const D: usize, H: CellHeads> Grid<'a, D, H> {
         let index = self.points.len() as u32;
         let slot = self.heads.head_mut(key);
         self.previous.push(*slot);
-        *slot = index;
+        *slot = if *slot == NONE { index } else { index | MORE };
         self.points.push(p);
         index
     }
@@ -603,7 +633,7 @@ mod tests {
         let side = r / 5f64.sqrt();
         let layout = GridLayout::new(&domain, r, GridResolution::Fine, usize::MAX).unwrap();
         let mut grid = Grid::<5, DenseHeads>::new(&layout, 2);
-        let p = [10.98 * side, 0.5, 0.5, 0.5, 0.5];
+        let p = [10.45 * side, 0.5, 0.5, 0.5, 0.5];
         let q = [p[0] + 0.95 * r, 0.5, 0.5, 0.5, 0.5];
         assert_eq!(layout.cell_of(&q)[0] - layout.cell_of(&p)[0], 3);
         grid.insert(p);

@@ -55,9 +55,10 @@ pub fn fill_symmetric_32<R: Rng + ?Sized>(rng: &mut R, out: &mut [f64]) {
     const STEP: f64 = 1.0 / (1u64 << 31) as f64;
     for pair in out.chunks_mut(2) {
         let word = rng.next_u64();
-        pair[0] = (word >> 32) as f64 * STEP - 1.0;
+        // Each half read as a signed 32-bit integer: one exact conversion, no offset.
+        pair[0] = ((word >> 32) as i32) as f64 * STEP;
         if let Some(second) = pair.get_mut(1) {
-            *second = (word & 0xFFFF_FFFF) as f64 * STEP - 1.0;
+            *second = (word as i32) as f64 * STEP;
         }
     }
 }

@@ -85,7 +85,7 @@ impl<const D: usize> BestCandidate<D> {
 
     /// Caps the points one run may produce (default [`DEFAULT_MAX_POINTS`]); a larger `n`
     /// stops at the cap with [`StopReason::PointLimit`]. Errors when it is 0 or above
-    /// 4294967294.
+    /// 2147483647.
     pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
         check_grid_point_limit(max_points)?;
         self.max_points = max_points;

@@ -162,30 +162,42 @@ impl<const D: usize> Bridson<D> {
     }
 
     /// A candidate in the shell `[r, 2r]` around `centre`, spread as `candidate_distance` says.
-    #[inline]
+    #[inline(always)]
     fn shell_candidate<R: Rng + ?Sized>(&self, centre: &Point<D>, rng: &mut R) -> Point<D> {
         let r = self.radius;
         let mut v = [0.0; D];
         let by_volume = self.candidate_distance == CandidateDistance::UniformInVolume;
         if D <= 4 && by_volume {
             // Rejection from the cube [-2r, 2r)^D: accepts 59% in 2D, 29% in 4D, no
-            // transcendental functions. `v` is the offset in units of 2r.
+            // transcendental functions. Offsets are in units of 2r. Two draws per round, the
+            // first that lands in the shell kept: the loop branch is then rarely mispredicted
+            // (both miss 17% of the time in 2D, where one alone misses 41%).
             loop {
-                fill_symmetric_32(rng, &mut v);
-                let norm2: f64 = v.iter().map(|x| x * x).sum();
-                if (0.25..1.0).contains(&norm2) {
-                    break;
+                let mut draws = [[0.0; D]; 2];
+                fill_symmetric_32(rng, draws.as_flattened_mut());
+                let in_shell =
+                    draws.map(|v| (0.25..1.0).contains(&v.iter().map(|x| x * x).sum::<f64>()));
+                if in_shell[0] | in_shell[1] {
+                    let v = draws[usize::from(!in_shell[0])];
+                    return std::array::from_fn(|i| centre[i] + 2.0 * r * v[i]);
                 }
             }
-            return std::array::from_fn(|i| centre[i] + 2.0 * r * v[i]);
         }
         // A direction `v / |v|`: uniform in the unit ball by rejection up to 4D, Gaussian
         // beyond (where the ball fills too little of the cube).
         let mut norm2 = 0.0;
-        if D <= 4 {
+        let u = if D <= 4 {
             while !(norm2 > 0.0 && norm2 < 1.0) {
                 fill_symmetric_32(rng, &mut v);
                 norm2 = v.iter().map(|x| x * x).sum();
+            }
+            // For v uniform in the unit ball, |v|^D is uniform in [0, 1) and independent of
+            // the direction: the same draw gives the distance.
+            match D {
+                1 => norm2.sqrt(),
+                2 => norm2,
+                3 => norm2 * norm2.sqrt(),
+                _ => norm2 * norm2,
             }
         } else {
             while norm2 == 0.0 {
@@ -198,8 +210,8 @@ impl<const D: usize> Bridson<D> {
                 }
                 norm2 = v.iter().map(|x| x * x).sum();
             }
-        }
-        let u = uniform01(rng);
+            uniform01(rng)
+        };
         let length = if by_volume {
             // Invert the shell's volume CDF (d^D − r^D) / ((2r)^D − r^D).
             r * libm::pow(1.0 + ((1u64 << D) as f64 - 1.0) * u, 1.0 / D as f64)

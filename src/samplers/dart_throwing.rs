@@ -90,7 +90,7 @@ impl<const D: usize> DartThrowing<D> {
         Ok(self)
     }
 
-    /// Sets the point limit. Errors when it is 0, above 4294967294, or when the densest
+    /// Sets the point limit. Errors when it is 0, above 2147483647, or when the densest
     /// packing of the box at this radius would still pass it.
     pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
         check_max_points(&self.domain, self.radius, max_points)?;
