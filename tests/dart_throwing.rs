@@ -154,9 +154,10 @@ fn with_many_misses_the_grid_variant_nearly_saturates_and_beats_bridson() {
 
     // Coverage by 20 000 probes with a fixed seed: deterministic, no false alarms. The stop
     // rule leaves less than 3/200 000 of the area open at 95 % confidence; Bridson leaves
-    // far more.
+    // far more: over seeds 1 to 40 (measured on a 600 × 600 lattice of probes) between
+    // 6.6e-4 and 2.0e-3 of the area, 1.2e-3 on average.
     let open = uncovered_fraction(&domain, &darts.points, radius, 20_000);
     let bridson_open = uncovered_fraction(&domain, &bridson.points, radius, 20_000);
-    assert!(open < 5e-4, "dart throwing leaves {open} of the area open");
-    assert!(bridson_open > 10.0 * open.max(1e-4), "Bridson leaves {bridson_open} open");
+    assert!(open < 1e-4, "dart throwing leaves {open} of the area open");
+    assert!(bridson_open > 3e-4, "Bridson leaves only {bridson_open} open");
 }

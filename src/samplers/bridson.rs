@@ -276,9 +276,13 @@ impl<const D: usize> Bridson<D> {
             let slot = uniform_index(rng, active.len());
             let centre = grid.points()[active[slot] as usize];
             let mut accepted = false;
-            for _ in 0..self.attempts {
+            let mut next = self.shell_candidate(&centre, rng);
+            for attempt in 1..=self.attempts {
                 attempts += 1;
-                let candidate = self.shell_candidate(&centre, rng);
+                let candidate = next;
+                if attempt < self.attempts {
+                    next = self.shell_candidate(&centre, rng);
+                }
                 // Outside a closed box the candidate is lost; in a periodic one it wraps.
                 let Some(candidate) = self.domain.wrap(&candidate) else { continue };
                 if !grid.has_point_within_radius(&candidate) {
