@@ -217,11 +217,21 @@ impl std::fmt::Display for Line {
     }
 }
 
-/// A preset problem: dimension, radius, samplers (the first is the reference).
+/// A preset problem: dimension, radius, samplers (the first is the reference), and the speed
+/// targets issue 6 sets for it.
 struct Preset {
     dim: usize,
     radius: f64,
     samplers: &'static [&'static str],
+    targets: &'static [Target],
+}
+
+/// "poisson-nd at least `ratio` times the points/s of `peer`", optionally "with ρ_rel no lower
+/// than the peer's" (so that speed is not bought with sparser sets).
+struct Target {
+    peer: &'static str,
+    ratio: f64,
+    rho_no_lower: bool,
 }
 
 const ALL_PEERS: &[&str] =
@@ -229,9 +239,27 @@ const ALL_PEERS: &[&str] =
 
 fn preset(name: &str) -> Result<Preset, String> {
     match name {
-        "2d" => Ok(Preset { dim: 2, radius: 0.00079, samplers: ALL_PEERS }),
-        "3d" => Ok(Preset { dim: 3, radius: 0.0084, samplers: ALL_PEERS }),
-        "4d" => Ok(Preset { dim: 4, radius: 0.042, samplers: ALL_PEERS }),
+        "2d" => Ok(Preset {
+            dim: 2,
+            radius: 0.00079,
+            samplers: ALL_PEERS,
+            targets: &[
+                Target { peer: "poisson-diskus", ratio: 10.0, rho_no_lower: true },
+                Target { peer: "fast_poisson", ratio: 50.0, rho_no_lower: true },
+            ],
+        }),
+        "3d" => Ok(Preset {
+            dim: 3,
+            radius: 0.0084,
+            samplers: ALL_PEERS,
+            targets: &[Target { peer: "poisson-diskus", ratio: 30.0, rho_no_lower: false }],
+        }),
+        "4d" => Ok(Preset {
+            dim: 4,
+            radius: 0.042,
+            samplers: ALL_PEERS,
+            targets: &[Target { peer: "fast_poisson", ratio: 5.0, rho_no_lower: false }],
+        }),
         // Fine against coarse cells, and the peers whose memory follows the volume.
         "6d" => Ok(Preset {
             dim: 6,
@@ -243,6 +271,7 @@ fn preset(name: &str) -> Result<Preset, String> {
                 "poisson-diskus",
                 "poisson",
             ],
+            targets: &[],
         }),
         other => Err(format!("unknown preset '{other}' (known: 2d, 3d, 4d, 6d)")),
     }
@@ -304,7 +333,70 @@ fn compare(args: &CompareArgs) -> Result<(), String> {
         }
     }
     print_table(dim, radius, args, &samplers, &results);
+    if let Some(preset) = &preset {
+        print_targets(preset.targets, &samplers, &results);
+    }
     Ok(())
+}
+
+/// Checks the preset's targets for every poisson-nd variant in the comparison: the median
+/// over rounds of the per-round speed ratio, and (where asked) ρ_rel against the peer's.
+/// ρ_rel varies from seed to seed, so "no lower" is judged on the means over rounds with
+/// their standard errors: lower by more than twice the combined standard error fails.
+fn print_targets(targets: &[Target], samplers: &[String], results: &[Vec<RunResult>]) {
+    if targets.is_empty() {
+        return;
+    }
+    let index = |name: &str| samplers.iter().position(|s| s == name);
+    let mean_se = |values: Vec<f64>| {
+        let n = values.len() as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        (mean, (var / n).sqrt())
+    };
+    println!();
+    println!("Targets (issue 6):");
+    println!();
+    for target in targets {
+        let Some(p) = index(target.peer) else {
+            println!("- {} not in this comparison: target not checked", target.peer);
+            continue;
+        };
+        for (v, variant) in samplers.iter().enumerate().filter(|(_, s)| s.starts_with("poisson-nd"))
+        {
+            let ratio = median(
+                results[v]
+                    .iter()
+                    .zip(&results[p])
+                    .filter_map(|(a, b)| {
+                        Some(field(a, "points_per_s")? / field(b, "points_per_s")?)
+                    })
+                    .collect(),
+            );
+            let Some(ratio) = ratio else {
+                println!("- {variant} vs {}: no complete round", target.peer);
+                continue;
+            };
+            let speed_met = ratio >= target.ratio;
+            let mut line =
+                format!("- {variant} ÷ {}: {ratio:.2}× (target ≥ {}×)", target.peer, target.ratio);
+            let mut met = speed_met;
+            if target.rho_no_lower {
+                let rho =
+                    |i: usize| results[i].iter().filter_map(|r| field(r, "rho_rel")).collect();
+                let (mine, mine_se) = mean_se(rho(v));
+                let (theirs, theirs_se) = mean_se(rho(p));
+                let tolerance = 2.0 * mine_se.hypot(theirs_se);
+                let rho_met = mine >= theirs - tolerance;
+                line += &format!(
+                    ", ρ_rel {mine:.6} ± {mine_se:.6} vs {theirs:.6} ± {theirs_se:.6} ({})",
+                    if rho_met { "no lower" } else { "lower" }
+                );
+                met &= rho_met;
+            }
+            println!("{line}: {}", if met { "met" } else { "NOT met" });
+        }
+    }
 }
 
 /// Runs one child to completion (or kills it after `timeout`) and parses its last line.
