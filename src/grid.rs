@@ -216,10 +216,13 @@ impl<const D: usize> GridLayout<D> {
 const MAX_ROW: i64 = 57;
 
 /// A run of neighbour cells with consecutive keys: `len` cells from `start` (a key offset).
+/// The scan starts at cell `turn` of the run, the one in line with the centre along the last
+/// axis (the nearest of the run), goes up to the end and then wraps round to the start.
 #[derive(Debug, Clone, Copy)]
 struct Row {
     start: u64,
     len: u32,
+    turn: u32,
 }
 
 /// Groups offsets (sorted nearest first) into runs along the last axis. For fixed leading
@@ -248,7 +251,8 @@ fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row>
         while first <= high {
             prefix[D - 1] = first;
             let len = (high - first + 1).min(MAX_ROW);
-            rows.push(Row { start: key(&prefix), len: len as u32 });
+            let turn = if (first..first + len).contains(&0) { -first } else { 0 };
+            rows.push(Row { start: key(&prefix), len: len as u32, turn: turn as u32 });
             first += len;
         }
     }
@@ -422,9 +426,12 @@ impl CellHeads for DenseHeads {
     ) -> bool {
         for row in &layout.rows {
             let first = base.wrapping_add(row.start);
-            let mut bits = self.occupancy(first, row.len);
+            // Rotated so that the scan starts with the cell in line with the centre: it is
+            // the likeliest to hold a conflict (in the centre row, the candidate's own cell).
+            let mut bits = self.occupancy(first, row.len).rotate_right(row.turn);
             while bits != 0 {
-                if visit(self.heads[(first + bits.trailing_zeros() as u64) as usize]) {
+                let along = (bits.trailing_zeros() + row.turn) & 63;
+                if visit(self.heads[(first + along as u64) as usize]) {
                     return true;
                 }
                 bits &= bits - 1;
