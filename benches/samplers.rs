@@ -15,7 +15,10 @@ use criterion::{
     BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, measurement::WallTime,
 };
 use criterion::{criterion_group, criterion_main};
-use poisson_nd::{Bridson, Domain, GridResolution, Sampler, WhiteNoise};
+use poisson_nd::{
+    BestCandidate, Bridson, DartThrowing, Domain, GridResolution, Halton, JitteredGrid, Sampler,
+    WhiteNoise,
+};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -32,6 +35,17 @@ const SEED: u64 = 1;
 macro_rules! each_sampler {
     ($domain:expr, $radius:expr, $n:expr, |$s:ident| $body:expr) => {{
         each_sampler!(@one $n, usize::MAX, $s, $body, Bridson::new($domain, $radius).expect("radius in range"));
+        // Quadratic: 10k points only, and a stop after 1,000 misses in a row (not the default
+        // 10,000) so that one run takes about a second.
+        each_sampler!(@one $n, 10_000, $s, $body, DartThrowing::new($domain, $radius)
+            .and_then(|d| d.with_max_misses(1_000)).expect("radius in range"));
+        each_sampler!(@one $n, usize::MAX, $s, $body, DartThrowing::new($domain, $radius)
+            .and_then(|d| d.with_max_misses(1_000))
+            .and_then(|d| d.with_grid(GridResolution::Coarse)).expect("radius in range"));
+        each_sampler!(@one $n, usize::MAX, $s, $body, BestCandidate::new($domain));
+        each_sampler!(@one $n, usize::MAX, $s, $body, Halton::new($domain).expect("D ≤ 64"));
+        each_sampler!(@one $n, usize::MAX, $s, $body, Halton::new($domain).expect("D ≤ 64").randomized());
+        each_sampler!(@one $n, usize::MAX, $s, $body, JitteredGrid::new($domain));
         each_sampler!(@one $n, usize::MAX, $s, $body, WhiteNoise::new($domain));
     }};
     (@one $n:expr, $cap:expr, $s:ident, $body:expr, $make:expr) => {
