@@ -150,12 +150,7 @@ impl<const D: usize> GridLayout<D> {
                 .ok_or(Error::GridTooLarge { cells: total_cells })?;
         }
         let key_base = (0..D).map(|i| padding[i] * strides[i]).sum();
-        let key_offsets = offsets
-            .iter()
-            .map(|o| {
-                (0..D).fold(0u64, |k, i| k.wrapping_add((o[i] as u64).wrapping_mul(strides[i])))
-            })
-            .collect();
+        let key_offsets = offsets.iter().map(|o| key_offset(o, &strides)).collect();
         let rows = if domain.is_periodic() { Vec::new() } else { rows_of(&offsets, &strides) };
         let dense = key_count
             .checked_mul(std::mem::size_of::<u32>() as u64)
@@ -225,6 +220,12 @@ struct Row {
     turn: u32,
 }
 
+/// The difference of linear keys that an offset in cells makes (wrapping: negative offsets
+/// become large keys that wrap back when added to a cell's key).
+fn key_offset<const D: usize>(offset: &[i64; D], strides: &[u64; D]) -> u64 {
+    (0..D).fold(0u64, |k, i| k.wrapping_add((offset[i] as u64).wrapping_mul(strides[i])))
+}
+
 /// Groups offsets (sorted nearest first) into runs along the last axis. For fixed leading
 /// coordinates the bound grows with |d_last|, so each group is one interval of d_last; groups
 /// keep the order of their nearest member.
@@ -241,9 +242,6 @@ fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row>
             None => groups.push((prefix, o[D - 1], o[D - 1])),
         }
     }
-    let key = |o: &[i64; D]| {
-        (0..D).fold(0u64, |k, i| k.wrapping_add((o[i] as u64).wrapping_mul(strides[i])))
-    };
     let mut rows = Vec::new();
     for (mut prefix, low, high) in groups {
         // Runs longer than one occupancy read (only in very high dimensions) are split.
@@ -252,7 +250,11 @@ fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row>
             prefix[D - 1] = first;
             let len = (high - first + 1).min(MAX_ROW);
             let turn = if (first..first + len).contains(&0) { -first } else { 0 };
-            rows.push(Row { start: key(&prefix), len: len as u32, turn: turn as u32 });
+            rows.push(Row {
+                start: key_offset(&prefix, strides),
+                len: len as u32,
+                turn: turn as u32,
+            });
             first += len;
         }
     }

@@ -364,16 +364,7 @@ fn print_targets(targets: &[Target], samplers: &[String], results: &[Vec<RunResu
         };
         for (v, variant) in samplers.iter().enumerate().filter(|(_, s)| s.starts_with("poisson-nd"))
         {
-            let ratio = median(
-                results[v]
-                    .iter()
-                    .zip(&results[p])
-                    .filter_map(|(a, b)| {
-                        Some(field(a, "points_per_s")? / field(b, "points_per_s")?)
-                    })
-                    .collect(),
-            );
-            let Some(ratio) = ratio else {
+            let Some(ratio) = median_ratio(&results[v], &results[p]) else {
                 println!("- {variant} vs {}: no complete round", target.peer);
                 continue;
             };
@@ -442,6 +433,16 @@ fn median(mut values: Vec<f64>) -> Option<f64> {
     Some(if values.len() % 2 == 1 { values[m] } else { 0.5 * (values[m - 1] + values[m]) })
 }
 
+/// Per round, `a`'s points/s ÷ `b`'s points/s; then the median over the rounds where both ran.
+fn median_ratio(a: &[RunResult], b: &[RunResult]) -> Option<f64> {
+    median(
+        a.iter()
+            .zip(b)
+            .filter_map(|(a, b)| Some(field(a, "points_per_s")? / field(b, "points_per_s")?))
+            .collect(),
+    )
+}
+
 fn field(result: &RunResult, key: &str) -> Option<f64> {
     let fields = &result.as_ref().ok()?.fields;
     if fields.get("status").map(String::as_str) != Some("ok") {
@@ -487,14 +488,7 @@ fn print_table(
         let values = |key: &str| results[i].iter().filter_map(|r| field(r, key)).collect();
         let median_of = |key: &str| median(values(key));
         let max_of = |key: &str| values(key).into_iter().reduce(f64::max);
-        // Per round: reference points/s ÷ this sampler's points/s; then the median.
-        let ratio = median(
-            results[0]
-                .iter()
-                .zip(&results[i])
-                .filter_map(|(a, b)| Some(field(a, "points_per_s")? / field(b, "points_per_s")?))
-                .collect(),
-        );
+        let ratio = median_ratio(&results[0], &results[i]);
         let note = results[i]
             .iter()
             .find_map(|r| match r {
