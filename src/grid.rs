@@ -83,6 +83,8 @@ pub(crate) struct GridLayout<const D: usize> {
     /// The same offsets grouped into runs of consecutive keys along the last axis, nearest
     /// run first (closed domains): one occupancy test covers a whole run.
     rows: Vec<Row>,
+    /// Key offsets of the runs of cells that [`Grid::warm_around`] reads (closed domains).
+    warm_offsets: Vec<u64>,
     /// Whether cell heads live in a dense array rather than a hash map.
     dense: bool,
     /// Number of keys of the (padded) index space.
@@ -152,6 +154,11 @@ impl<const D: usize> GridLayout<D> {
         let key_base = (0..D).map(|i| padding[i] * strides[i]).sum();
         let key_offsets = offsets.iter().map(|o| key_offset(o, &strides)).collect();
         let rows = if domain.is_periodic() { Vec::new() } else { rows_of(&offsets, &strides) };
+        let warm_offsets = if domain.is_periodic() {
+            Vec::new()
+        } else {
+            warm_runs(&side, radius).iter().map(|o| key_offset(o, &strides)).collect()
+        };
         let dense = key_count
             .checked_mul(std::mem::size_of::<u32>() as u64)
             .is_some_and(|bytes| bytes <= dense_limit_bytes as u64);
@@ -167,6 +174,7 @@ impl<const D: usize> GridLayout<D> {
             offsets,
             key_offsets,
             rows,
+            warm_offsets,
             dense,
             key_count,
         })
@@ -259,6 +267,59 @@ fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row>
         }
     }
     rows
+}
+
+/// How many runs of cells [`Grid::warm_around`] reads per active point. Measured at 10^6
+/// points in 3D (25 runs: 1.16–1.22× faster) and 2·10^5 in 4D (27 runs: 1.10×; all 125 runs
+/// within reach: 1.01×, and 5% slower at 2·10^4): past a few dozen, the reads cost what they
+/// save.
+const WARM_RUNS: usize = 27;
+
+/// The offsets of the cell in line with the centre (last axis offset 0) of each run of
+/// cells that can hold a candidate, i.e. a point within 2r of a point of the centre cell:
+/// prefixes of up to ⌈2r / side⌉ cells along each leading axis, nearest first, at most
+/// [`WARM_RUNS`] of them.
+fn warm_runs<const D: usize>(side: &[f64; D], radius: f64) -> Vec<[i64; D]> {
+    // Side ≤ r, so every leading axis reaches at least 2 cells. Prefixes within one cell of
+    // the centre are all at gap 0 and come first: when there are enough of them, the others
+    // need not be listed at all (this keeps 8D at 3^7 prefixes instead of 13^7).
+    let near_enough = 3usize.checked_pow(D as u32 - 1).is_none_or(|n| n >= WARM_RUNS);
+    let reach: [i64; D] = std::array::from_fn(|i| {
+        if i + 1 == D {
+            0
+        } else if near_enough {
+            1
+        } else {
+            (2.0 * radius / side[i]).ceil() as i64
+        }
+    });
+    // Lower bound on the squared distance from the centre cell, then squared distance
+    // between cell centres: the order `neighbour_offsets` uses.
+    let order = |o: &[i64; D]| {
+        let gap: f64 = (0..D).map(|i| ((o[i].abs() - 1).max(0) as f64 * side[i]).powi(2)).sum();
+        let centre: f64 = (0..D).map(|i| (o[i] as f64 * side[i]).powi(2)).sum();
+        (gap, centre)
+    };
+    let mut prefixes = Vec::new();
+    let mut at = reach.map(|r| -r);
+    'next: loop {
+        prefixes.push(at);
+        for i in (0..D).rev() {
+            if at[i] < reach[i] {
+                at[i] += 1;
+                continue 'next;
+            }
+            at[i] = -reach[i];
+        }
+        break;
+    }
+    prefixes.sort_by(|a, b| {
+        let (a_gap, a_centre) = order(a);
+        let (b_gap, b_centre) = order(b);
+        a_gap.total_cmp(&b_gap).then(a_centre.total_cmp(&b_centre)).then(a.cmp(b))
+    });
+    prefixes.truncate(WARM_RUNS);
+    prefixes
 }
 
 /// Cells per axis for about `count` cells as near to cubes as the box allows, and the side
@@ -370,6 +431,10 @@ pub(crate) trait CellHeads {
     fn head(&self, key: u64) -> u32;
     /// The slot for cell `key`'s newest point (created empty if missing).
     fn head_mut(&mut self, key: u64) -> &mut u32;
+    /// Reads the heads at `base` plus each of the layout's warm offsets and folds them into
+    /// one value (see [`Grid::warm_around`]); storage where that would cost more than it
+    /// saves reads nothing.
+    fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64) -> u32;
     /// Calls `visit` with the newest point of each occupied neighbour cell of cell `base` in
     /// a closed domain, nearest first, until it returns true; returns whether it did.
     fn any_neighbour<const D: usize>(
@@ -415,6 +480,14 @@ impl CellHeads for DenseHeads {
         self.heads[key as usize]
     }
     #[inline(always)]
+    fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64) -> u32 {
+        // Offsets past the padding can leave the array near the faces: those reads are
+        // skipped (`get`), the others fold into the result.
+        layout.warm_offsets.iter().fold(0, |folded, &offset| {
+            folded ^ self.heads.get(base.wrapping_add(offset) as usize).copied().unwrap_or(0)
+        })
+    }
+    #[inline(always)]
     fn head_mut(&mut self, key: u64) -> &mut u32 {
         self.occupied[(key >> 3) as usize] |= 1 << (key & 7);
         &mut self.heads[key as usize]
@@ -456,6 +529,10 @@ impl CellHeads for HashedHeads {
     #[inline(always)]
     fn head(&self, key: u64) -> u32 {
         self.0.get(&key).copied().unwrap_or(NONE)
+    }
+    fn warm<const D: usize>(&self, _layout: &GridLayout<D>, _base: u64) -> u32 {
+        // A hashed lookup per run would cost what it saves.
+        0
     }
     #[inline(always)]
     fn head_mut(&mut self, key: u64) -> &mut u32 {
@@ -529,6 +606,20 @@ impl<'a, const D: usize, H: CellHeads> Grid<'a, D, H> {
                 self.chain_has_point_within_radius(head, p, distance_squared)
             })
         }
+    }
+
+    /// Reads the cell heads that the candidates around `centre` (an active point) are about to
+    /// test, all at once, so that their cache misses overlap instead of each stalling one
+    /// candidate's test in turn. The value means nothing; the loads are the point (the caller
+    /// passes it to `black_box` so that they are kept). Closed domains only; elsewhere it
+    /// reads nothing.
+    #[inline]
+    pub(crate) fn warm_around(&self, centre: &Point<D>) -> u32 {
+        let layout = self.layout;
+        if layout.warm_offsets.is_empty() {
+            return 0;
+        }
+        self.heads.warm(layout, layout.key_of(&layout.cell_of(centre)))
     }
 
     /// Whether the point of link `head` or an older point of its cell is closer than r to
@@ -622,6 +713,36 @@ mod tests {
         // 5D needs cells three away: a 5^D (reach 2) neighbourhood misses close pairs.
         assert_eq!(reach::<5>(), 3);
         assert_eq!(reach::<8>(), 3);
+    }
+
+    #[test]
+    fn warm_runs_cover_the_candidates_cells_nearest_first() {
+        // Coarse cells (side r): candidates are at most 2r from the centre, two cells away.
+        let all_2d = warm_runs::<2>(&[1.0; 2], 1.0);
+        assert_eq!(all_2d, vec![[0, 0], [-1, 0], [1, 0], [-2, 0], [2, 0]]);
+        let all_3d = warm_runs::<3>(&[1.0; 3], 1.0);
+        assert_eq!(all_3d.len(), 25);
+        assert_eq!(all_3d[0], [0, 0, 0]);
+        assert!(all_3d.iter().all(|o| o[2] == 0 && o[0].abs() <= 2 && o[1].abs() <= 2));
+        // From 4D on, the budget is spent on the 3^(D-1) runs next to the centre.
+        for runs in [warm_runs::<4>(&[1.0; 4], 1.0).len(), warm_runs::<8>(&[1.0; 8], 1.0).len()] {
+            assert_eq!(runs, WARM_RUNS);
+        }
+        assert!(warm_runs::<8>(&[1.0; 8], 1.0).iter().all(|o| o.iter().all(|d| d.abs() <= 1)));
+        // Fine cells in 3D reach four cells; the nearest 27 of the 81 runs are kept, and no
+        // kept run is farther (by its lower bound) than a dropped one.
+        let side = [1.0 / 3f64.sqrt(); 3];
+        let fine = warm_runs::<3>(&side, 1.0);
+        assert_eq!(fine.len(), WARM_RUNS);
+        let gap = |o: &[i64; 3]| (0..3).map(|i| ((o[i].abs() - 1).max(0)).pow(2)).sum::<i64>();
+        let widest_kept = fine.iter().map(gap).max().unwrap_or(0);
+        let nearest_dropped = (-4..=4i64)
+            .flat_map(|a| (-4..=4i64).map(move |b| [a, b, 0]))
+            .filter(|o| !fine.contains(o))
+            .map(|o| gap(&o))
+            .min()
+            .unwrap_or(i64::MAX);
+        assert!(widest_kept <= nearest_dropped, "{widest_kept} > {nearest_dropped}");
     }
 
     #[test]

@@ -289,6 +289,11 @@ impl<const D: usize> Bridson<D> {
             // and is not thrown away when the test's branches mispredict. On acceptance the
             // candidate drawn ahead is discarded; the draws stay independent of the outcome,
             // so the distribution is unchanged. 1.2× faster in 2D.
+            // The candidates below read the cells around the centre, which (the active point
+            // having been picked at random along the whole front) are usually not in the
+            // nearer caches: reading their heads first lets those misses overlap. 1.2× in 3D
+            // at 10^6 points (docs/performance.md).
+            std::hint::black_box(grid.warm_around(&centre));
             let mut next = self.shell_candidate(&centre, rng);
             for attempt in 1..=self.attempts {
                 attempts += 1;
