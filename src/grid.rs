@@ -293,13 +293,6 @@ fn warm_runs<const D: usize>(side: &[f64; D], radius: f64) -> Vec<[i64; D]> {
             (2.0 * radius / side[i]).ceil() as i64
         }
     });
-    // Lower bound on the squared distance from the centre cell, then squared distance
-    // between cell centres: the order `neighbour_offsets` uses.
-    let order = |o: &[i64; D]| {
-        let gap: f64 = (0..D).map(|i| ((o[i].abs() - 1).max(0) as f64 * side[i]).powi(2)).sum();
-        let centre: f64 = (0..D).map(|i| (o[i] as f64 * side[i]).powi(2)).sum();
-        (gap, centre)
-    };
     let mut prefixes = Vec::new();
     let mut at = reach.map(|r| -r);
     'next: loop {
@@ -313,11 +306,7 @@ fn warm_runs<const D: usize>(side: &[f64; D], radius: f64) -> Vec<[i64; D]> {
         }
         break;
     }
-    prefixes.sort_by(|a, b| {
-        let (a_gap, a_centre) = order(a);
-        let (b_gap, b_centre) = order(b);
-        a_gap.total_cmp(&b_gap).then(a_centre.total_cmp(&b_centre)).then(a.cmp(b))
-    });
+    sort_nearest_first(&mut prefixes, side);
     prefixes.truncate(WARM_RUNS);
     prefixes
 }
@@ -373,13 +362,12 @@ pub(crate) fn neighbour_offsets<const D: usize>(
     // A cell whose bound equals r² (up to rounding) cannot hold a point closer than r, so
     // it is left out; the tolerance keeps rounding in the bound from adding it back.
     let limit = radius * radius * (1.0 - 8.0 * f64::EPSILON);
-    let mut found: Vec<([i64; D], f64, f64)> = Vec::new();
+    let mut offsets: Vec<[i64; D]> = Vec::new();
     // Depth-first over axes, abandoning a prefix as soon as its lower bound reaches r².
     let mut stack: Vec<([i64; D], usize, f64)> = vec![([0; D], 0, 0.0)];
     while let Some((offset, axis, bound)) = stack.pop() {
         if axis == D {
-            let centre: f64 = (0..D).map(|i| (offset[i] as f64 * side[i]).powi(2)).sum();
-            found.push((offset, bound, centre));
+            offsets.push(offset);
             continue;
         }
         for d in -reach[axis]..=reach[axis] {
@@ -391,8 +379,7 @@ pub(crate) fn neighbour_offsets<const D: usize>(
             }
         }
     }
-    found.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)).then(a.0.cmp(&b.0)));
-    let mut offsets: Vec<[i64; D]> = found.into_iter().map(|(o, _, _)| o).collect();
+    sort_nearest_first(&mut offsets, side);
     if let Some(cells) = wrap_cells {
         let mut seen = std::collections::HashSet::new();
         offsets.retain(|o| {
@@ -401,6 +388,25 @@ pub(crate) fn neighbour_offsets<const D: usize>(
         });
     }
     offsets
+}
+
+/// Sorts cell offsets nearest first: by the lower bound on the squared distance between points
+/// of the centre cell and of the offset cell, `Σ ((|d_i| − 1)⁺ · side_i)²`, then by the squared
+/// distance between the cells' centres, then lexicographically (so the order is total).
+fn sort_nearest_first<const D: usize>(offsets: &mut [[i64; D]], side: &[f64; D]) {
+    let nearness = |o: &[i64; D]| {
+        let gap: f64 = (0..D).map(|i| ((o[i].abs() - 1).max(0) as f64 * side[i]).powi(2)).sum();
+        let centre: f64 = (0..D).map(|i| (o[i] as f64 * side[i]).powi(2)).sum();
+        (gap, centre)
+    };
+    let mut keyed: Vec<((f64, f64), [i64; D])> =
+        offsets.iter().map(|o| (nearness(o), *o)).collect();
+    keyed.sort_by(|(a, a_offset), (b, b_offset)| {
+        a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a_offset.cmp(b_offset))
+    });
+    for (slot, (_, offset)) in offsets.iter_mut().zip(keyed) {
+        *slot = offset;
+    }
 }
 
 /// A fast hasher for cell keys (multiplicative hashing with a final fold).

@@ -284,16 +284,16 @@ impl<const D: usize> Bridson<D> {
             let slot = uniform_index(rng, active.len());
             let centre = grid.points()[active[slot] as usize];
             let mut accepted = false;
-            // Each candidate is drawn one step ahead, before the previous one is tested: the
-            // draw (a chain of dependent arithmetic) then runs while the test waits on memory
-            // and is not thrown away when the test's branches mispredict. On acceptance the
-            // candidate drawn ahead is discarded; the draws stay independent of the outcome,
-            // so the distribution is unchanged. 1.2× faster in 2D.
             // The candidates below read the cells around the centre, which (the active point
             // having been picked at random along the whole front) are usually not in the
             // nearer caches: reading their heads first lets those misses overlap. 1.2× in 3D
             // at 10^6 points (docs/performance.md).
             std::hint::black_box(grid.warm_around(&centre));
+            // Each candidate is drawn one step ahead, before the previous one is tested: the
+            // draw (a chain of dependent arithmetic) then runs while the test waits on memory
+            // and is not thrown away when the test's branches mispredict. On acceptance the
+            // candidate drawn ahead is discarded; the draws stay independent of the outcome,
+            // so the distribution is unchanged. 1.2× faster in 2D.
             let mut next = self.shell_candidate(&centre, rng);
             for attempt in 1..=self.attempts {
                 attempts += 1;
