@@ -59,7 +59,7 @@ struct RunArgs {
 
 #[derive(Args, Debug)]
 struct CompareArgs {
-    /// A preset problem from issue 6: 2d (r = 0.00079, ~1M points), 3d (r = 0.0084, ~1M),
+    /// A preset problem of docs/performance.md: 2d (r = 0.00079, ~1M points), 3d (r = 0.0084, ~1M),
     /// 4d (r = 0.042, ~200k), 6d (r = 0.142, ~100k). `--dim`/`--radius` override it.
     #[arg(long)]
     preset: Option<String>,
@@ -218,7 +218,7 @@ impl std::fmt::Display for Line {
 }
 
 /// A preset problem: dimension, radius, samplers (the first is the reference), and the speed
-/// targets issue 6 sets for it.
+/// targets docs/performance.md sets for it.
 struct Preset {
     dim: usize,
     radius: f64,
@@ -355,7 +355,7 @@ fn print_targets(targets: &[Target], samplers: &[String], results: &[Vec<RunResu
         (mean, (var / n).sqrt())
     };
     println!();
-    println!("Targets (issue 6):");
+    println!("Targets:");
     println!();
     for target in targets {
         let Some(p) = index(target.peer) else {
