@@ -45,7 +45,8 @@ pub enum Error {
     /// A box given by its corners has an upper coordinate that is not finite or not above
     /// the lower one.
     #[error(
-        "box axis {axis}: the upper corner {upper} must be finite and above the lower corner {lower}"
+        "box axis {axis}: the upper corner {upper} must be finite and above \
+         the lower corner {lower}"
     )]
     InvalidCorners {
         /// The axis (0-based).

@@ -7,7 +7,7 @@ mod common;
 use common::{awkward_box, close_pair, radius_for_about};
 use poisson_nd::rng::rng_from_seed;
 use poisson_nd::samplers::bridson::FillStep;
-use poisson_nd::{Bridson, Domain, FillSampler, Point, Sampler, StopReason};
+use poisson_nd::{Bridson, Domain, FillSampler, Point, StopReason};
 
 fn bridson<const D: usize>(domain: Domain<D>, points: f64) -> Bridson<D> {
     Bridson::new(domain, radius_for_about(&domain, points)).expect("valid")

@@ -34,7 +34,8 @@ pub(crate) struct GridLayout<const D: usize> {
     /// The same offsets grouped into runs of consecutive keys along the last axis, nearest
     /// run first (closed domains): one occupancy test covers a whole run.
     pub(super) rows: Vec<Row>,
-    /// Key offsets of the runs of cells that [`Grid::warm_around`](super::Grid::warm_around) reads (closed domains).
+    /// Key offsets of the runs of cells that [`Grid::warm_around`](super::Grid::warm_around)
+    /// reads (closed domains).
     pub(super) warm_offsets: Vec<u64>,
     /// Whether cell heads live in a dense array rather than a hash map.
     pub(super) dense: bool,
@@ -276,10 +277,10 @@ fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row>
     rows
 }
 
-/// How many runs of cells [`Grid::warm_around`](super::Grid::warm_around) reads per active point. Measured at 10^6
-/// points in 3D (25 runs: 1.16–1.22× faster) and 2·10^5 in 4D (27 runs: 1.10×; all 125 runs
-/// within reach: 1.01×, and 5% slower at 2·10^4): past a few dozen, the reads cost what they
-/// save.
+/// How many runs of cells [`Grid::warm_around`](super::Grid::warm_around) reads per active
+/// point. Measured at 10^6 points in 3D (25 runs: 1.16–1.22× faster) and 2·10^5 in 4D (27
+/// runs: 1.10×; all 125 runs within reach: 1.01×, and 5% slower at 2·10^4): past a few
+/// dozen, the reads cost what they save.
 pub(super) const WARM_RUNS: usize = 27;
 
 /// The offsets of the cell in line with the centre (last axis offset 0) of each run of
@@ -318,6 +319,13 @@ fn warm_runs<const D: usize>(side: &[f64; D], radius: f64) -> Vec<[i64; D]> {
     prefixes
 }
 
+/// The neighbour offsets, in cells, that can hold a point closer than `radius` (a rule's
+/// reach) to a point of the centre cell, nearest first.
+///
+/// Along an axis, points of cells `d` apart are at least `(|d| − 1)·side` apart (0 for
+/// adjacent cells), so an offset is needed exactly when `Σ ((|d_i| − 1)⁺ · side_i)² < r²`.
+/// With `side = r/√D` this reaches ⌈√D⌉ cells along each axis. Cells whose bound is r² up to
+/// rounding are left out: they could only hide a pair whose distance is r to within 1e-15
 /// relative, below what the distance computation itself resolves. With `wrap_cells` (a periodic
 /// domain) offsets that land on the same cell after wrapping are kept once.
 pub(crate) fn neighbour_offsets<const D: usize>(

@@ -1,13 +1,14 @@
 //! The background grid: the one structure every sampler that needs spatial look-ups shares.
 //!
-//! - [`layout`]: the immutable geometry (cell sides, neighbour offsets, dense or hashed),
+//! - `layout`: the immutable geometry (cell sides, neighbour offsets, dense or hashed),
 //!   built and validated once per sampler and shared by its runs;
-//! - [`storage`]: the points of one run, bucketed by cell. Cells keep the index of their
+//! - `storage`: the points of one run, bucketed by cell. Cells keep the index of their
 //!   newest point and points chain to the previous point of the same cell, so one structure
 //!   serves fine cells (side ≤ r/√D, in practice one point each), coarse cells (several
-//!   points) and the nearest-neighbour cells of best candidate (about 2^(D/2) points);
-//! - [`conflict`]: the rule that says when two points are too close. The grid's query is
-//!   generic over it; every sampler today uses [`ConstantRadius`].
+//!   points) and the nearest-neighbour cells of best candidate (about 2^(D/2) points,
+//!   searched by `nearest`);
+//! - `conflict`: the rule that says when two points are too close. The grid's query is
+//!   generic over it; every sampler today uses `ConstantRadius`.
 //!
 //! The correctness argument for the neighbourhood is in docs/algorithms.md.
 

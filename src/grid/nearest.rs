@@ -91,7 +91,7 @@ impl<const D: usize> Grid<D, DenseHeads, NeverConflicts> {
     /// Lowers `query.nearest` by the points of the cell at `offset` from the query's cell
     /// (wrapped in a periodic domain), unless the cell is too far to matter; `false` as soon
     /// as a point is at the threshold or closer.
-    #[inline]
+    #[inline(always)]
     fn scan_cell(&self, query: &mut Query<'_, D>, offset: &[i64; D]) -> bool {
         let layout: &GridLayout<D> = self.layout();
         let periodic = layout.domain.is_periodic();
@@ -155,6 +155,7 @@ struct Query<'a, const D: usize> {
 ///
 /// An offset of norm ℓ ≥ 1 is counted under the first axis `j` where `|d_j| = ℓ`: axes
 /// before `j` range over `|d| ≤ ℓ − 1`, axis `j` is `±ℓ`, axes after it over `|d| ≤ ℓ`.
+#[inline(always)]
 fn visit_ring<const D: usize>(
     ring: i64,
     low: &[i64; D],

@@ -64,7 +64,8 @@ pub(crate) struct DenseHeads {
 }
 
 impl DenseHeads {
-    /// The occupancy bits of `len` (≤ [`MAX_ROW`](super::layout::MAX_ROW)) cells from `key` on, lowest bit first:
+    /// The occupancy bits of `len` (≤ [`MAX_ROW`](super::layout::MAX_ROW)) cells from `key`
+    /// on, lowest bit first:
     /// one unaligned 8-byte read from the byte that holds the first bit.
     #[inline(always)]
     fn occupancy(&self, key: u64, len: u32) -> u64 {

@@ -175,14 +175,6 @@ pub(crate) fn cubic_cells<const D: usize>(extent: &[f64; D], count: usize) -> ([
     }
 }
 
-/// The neighbour offsets, in cells, that can hold a point closer than `radius` to a point of
-/// the centre cell, nearest first.
-///
-/// Along an axis, points of cells `d` apart are at least `(|d| − 1)·side` apart (0 for
-/// adjacent cells), so an offset is needed exactly when `Σ ((|d_i| − 1)⁺ · side_i)² < r²`.
-/// With `side = r/√D` this reaches ⌈√D⌉ cells along each axis. Cells whose bound is r² up to
-/// rounding are left out: they could only hide a pair whose distance is r to within 1e-15
-
 #[cfg(test)]
 mod tests {
     use super::*;
