@@ -91,7 +91,7 @@ impl<const D: usize> Grid<D, DenseHeads, NeverConflicts> {
     /// Lowers `query.nearest` by the points of the cell at `offset` from the query's cell
     /// (wrapped in a periodic domain), unless the cell is too far to matter; `false` as soon
     /// as a point is at the threshold or closer.
-    #[inline(always)]
+    #[inline]
     fn scan_cell(&self, query: &mut Query<'_, D>, offset: &[i64; D]) -> bool {
         let layout: &GridLayout<D> = self.layout();
         let periodic = layout.domain.is_periodic();
