@@ -37,11 +37,11 @@ macro_rules! each_sampler {
         each_sampler!(@one $n, usize::MAX, $s, $body, Bridson::new($domain, $radius).expect("radius in range"));
         // Quadratic: 10k points only, and a stop after 1,000 misses in a row (not the default
         // 10,000) so that one run takes about a second.
-        each_sampler!(@one $n, 10_000, $s, $body, DartThrowing::new($domain, $radius)
-            .and_then(|d| d.with_max_misses(1_000)).expect("radius in range"));
-        each_sampler!(@one $n, usize::MAX, $s, $body, DartThrowing::new($domain, $radius)
-            .and_then(|d| d.with_max_misses(1_000))
-            .and_then(|d| d.with_grid(GridResolution::Coarse)).expect("radius in range"));
+        each_sampler!(@one $n, 10_000, $s, $body, DartThrowing::builder($domain, $radius)
+            .with_max_misses(1_000).build().expect("radius in range"));
+        each_sampler!(@one $n, usize::MAX, $s, $body, DartThrowing::builder($domain, $radius)
+            .with_max_misses(1_000)
+            .with_grid(GridResolution::Coarse).build().expect("radius in range"));
         each_sampler!(@one $n, usize::MAX, $s, $body, BestCandidate::new($domain));
         each_sampler!(@one $n, usize::MAX, $s, $body, Halton::new($domain).expect("D ≤ 64"));
         each_sampler!(@one $n, usize::MAX, $s, $body, Halton::new($domain).expect("D ≤ 64").randomized());
@@ -104,14 +104,14 @@ fn bench_one<const D: usize, S: Sampler<D>>(
     let n = if sampler.min_distance().is_some() { usize::MAX } else { size.points };
     let produced = sampler.sample_seeded(n, SEED).len();
     group.throughput(Throughput::Elements(produced as u64));
-    group.bench_with_input(BenchmarkId::new(sampler.name(), size.label), &n, |b, &n| {
+    group.bench_with_input(BenchmarkId::new(sampler.label(), size.label), &n, |b, &n| {
         b.iter(|| sampler.sample_seeded(black_box(n), black_box(SEED)))
     });
 }
 
 /// Every sampler at every size in `D` dimensions.
 fn samplers_in<const D: usize>(c: &mut Criterion) {
-    let domain = Domain::<D>::unit().expect("unit box");
+    let domain = Domain::<D>::unit();
     let mut group = c.benchmark_group(format!("sample/{D}d"));
     configure(&mut group);
     for size in sizes(D) {
@@ -129,13 +129,14 @@ fn samplers(c: &mut Criterion) {
 /// Bridson with fine cells (side r/√D, pruned ⌈√D⌉ reach) against coarse cells (side r, 3^D)
 /// in 5D and 6D, where the default switches to coarse. Both give identical points.
 fn grid_resolution_in<const D: usize>(c: &mut Criterion, radius: f64) {
-    let domain = Domain::<D>::unit().expect("unit box");
+    let domain = Domain::<D>::unit();
     let mut group = c.benchmark_group(format!("bridson-grid/{D}d"));
     configure(&mut group);
     for (label, resolution) in [("fine", GridResolution::Fine), ("coarse", GridResolution::Coarse)]
     {
-        let sampler = Bridson::new(domain, radius)
-            .and_then(|b| b.with_grid(resolution))
+        let sampler = Bridson::builder(domain, radius)
+            .with_grid(resolution)
+            .build()
             .expect("radius in range");
         let produced = sampler.sample_seeded(usize::MAX, SEED).len();
         group.throughput(Throughput::Elements(produced as u64));

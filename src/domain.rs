@@ -1,4 +1,7 @@
-//! The region points are sampled in.
+//! The space points live in: a box, closed or periodic, and its metric.
+//!
+//! Which points of that space a sampler may place is a separate question, answered by a
+//! [`Region`](crate::region::Region); the default region is the whole box.
 
 use crate::error::Error;
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
@@ -6,15 +9,21 @@ use crate::rng::uniform01;
 use rand::Rng;
 
 /// An axis-aligned box `[origin, origin + extent)` in `D` dimensions, optionally periodic
-/// (a torus: opposite faces are identified and distances wrap around).
+/// (a torus: opposite faces are identified and distances wrap around): the metric space
+/// points live in. It measures distances ([`Domain::distance_squared`]) and maps points into
+/// the box ([`Domain::wrap`]); which of its points may be sampled is a
+/// [`Region`](crate::region::Region)'s business (by default the whole box).
 ///
 /// The box is half-open: a point on an upper face is outside it (in a periodic box it is the
 /// same point as the one on the lower face).
 ///
 /// ```
 /// use poisson_nd::Domain;
-/// let unit = Domain::<2>::unit()?;
-/// let slab = Domain::new([-1.0, 0.0, 5.0], [2.0, 1.0, 0.1])?.periodic();
+/// let unit = Domain::<2>::unit();
+/// // The same slab twice: lower corner and side lengths, or both corners.
+/// let slab = Domain::from_origin_and_extent([-1.0, 0.0, 5.0], [2.0, 1.0, 0.5])?.periodic();
+/// let same = Domain::from_corners([-1.0, 0.0, 5.0], [1.0, 1.0, 5.5])?.periodic();
+/// assert_eq!(slab, same);
 /// assert!(slab.contains(&[-1.0, 0.5, 5.05]));
 /// assert!(!unit.contains(&[1.0, 0.5]));
 /// # Ok::<(), poisson_nd::Error>(())
@@ -27,11 +36,12 @@ pub struct Domain<const D: usize> {
 }
 
 impl<const D: usize> Domain<D> {
-    /// A closed (non-periodic) box with lower corner `origin` and side lengths `extent`.
+    /// A closed (non-periodic) box with lower corner `origin` and side lengths `extent`: the
+    /// box `[origin, origin + extent)`.
     ///
     /// Errors: `D = 0`, a non-finite origin, a side that is not finite and positive, or an
     /// upper corner that overflows.
-    pub fn new(origin: Point<D>, extent: [f64; D]) -> Result<Self, Error> {
+    pub fn from_origin_and_extent(origin: Point<D>, extent: [f64; D]) -> Result<Self, Error> {
         if D == 0 {
             return Err(Error::ZeroDimension);
         }
@@ -54,14 +64,32 @@ impl<const D: usize> Domain<D> {
         Ok(Domain { origin, extent, periodic: false })
     }
 
-    /// The unit cube `[0, 1)^D`.
-    pub fn unit() -> Result<Self, Error> {
-        Self::new([0.0; D], [1.0; D])
+    /// A closed box from its lower and upper corners: `[lower, upper)`. The side lengths
+    /// are `upper − lower`, rounded; the upper corner is then `lower + (upper − lower)`, which
+    /// can differ from `upper` by rounding.
+    ///
+    /// Errors: `D = 0`, a non-finite corner coordinate, or an upper coordinate that is not
+    /// above the lower one.
+    pub fn from_corners(lower: Point<D>, upper: Point<D>) -> Result<Self, Error> {
+        for axis in 0..D {
+            // A non-finite lower corner is reported as an origin below.
+            let upper_ok = upper[axis].is_finite() && upper[axis] > lower[axis];
+            if lower[axis].is_finite() && !upper_ok {
+                return Err(Error::InvalidCorners { axis, lower: lower[axis], upper: upper[axis] });
+            }
+        }
+        Self::from_origin_and_extent(lower, std::array::from_fn(|i| upper[i] - lower[i]))
     }
 
-    /// A box from slices, for callers that learn `D` at run time (command lines, files).
-    /// Errors as [`Domain::new`], plus a slice whose length is not `D`.
-    pub fn from_slices(origin: &[f64], extent: &[f64]) -> Result<Self, Error> {
+    /// The unit cube `[0, 1)^D`. `D = 0` does not compile.
+    pub fn unit() -> Self {
+        const { assert!(D > 0, "a domain needs at least one dimension") };
+        Domain { origin: [0.0; D], extent: [1.0; D], periodic: false }
+    }
+
+    /// [`Domain::from_origin_and_extent`] from slices, for callers that learn `D` at run time
+    /// (command lines, files). Errors as that, plus a slice whose length is not `D`.
+    pub fn from_origin_and_extent_slices(origin: &[f64], extent: &[f64]) -> Result<Self, Error> {
         let origin: Point<D> = origin.try_into().map_err(|_| Error::DimensionMismatch {
             what: "origin",
             expected: D,
@@ -72,7 +100,7 @@ impl<const D: usize> Domain<D> {
             expected: D,
             got: extent.len(),
         })?;
-        Self::new(origin, extent)
+        Self::from_origin_and_extent(origin, extent)
     }
 
     /// The same box with periodic boundaries (a flat torus).
@@ -122,16 +150,35 @@ impl<const D: usize> Domain<D> {
         }
     }
 
-    /// Maps a point to its image inside a periodic box, or returns `None` when the box is
-    /// closed and the point is outside it. Inside points come back unchanged.
+    /// The point as the metric space sees it: on a torus its image inside the box, in a
+    /// closed box the point itself (inside or not: whether it may be sampled is for a
+    /// [`Region`](crate::region::Region) to say). `None` only for a non-finite coordinate
+    /// on a torus, which has no image. Inside points come back unchanged.
     #[inline]
     pub fn wrap(&self, p: &Point<D>) -> Option<Point<D>> {
+        if !self.periodic || self.contains(p) {
+            return Some(*p);
+        }
+        self.wrap_outside(p)
+    }
+
+    /// The point inside the box that `p` stands for: itself when inside, its image on a
+    /// torus, `None` outside a closed box. [`Domain::wrap`] and the whole-box
+    /// [`Region`](crate::region::Region) test in one, with one branch for the common case.
+    #[inline]
+    pub(crate) fn wrap_into_box(&self, p: &Point<D>) -> Option<Point<D>> {
         if self.contains(p) {
             return Some(*p);
         }
         if !self.periodic {
             return None;
         }
+        self.wrap_outside(p)
+    }
+
+    /// The image of a point outside a periodic box.
+    #[inline]
+    fn wrap_outside(&self, p: &Point<D>) -> Option<Point<D>> {
         let mut q = *p;
         for i in 0..D {
             let lo = self.origin[i];

@@ -42,6 +42,21 @@ pub enum Error {
         value: f64,
     },
 
+    /// A box given by its corners has an upper coordinate that is not finite or not above
+    /// the lower one.
+    #[error(
+        "box axis {axis}: the upper corner {upper} must be finite and above \
+         the lower corner {lower}"
+    )]
+    InvalidCorners {
+        /// The axis (0-based).
+        axis: usize,
+        /// The lower corner's coordinate.
+        lower: f64,
+        /// The upper corner's coordinate.
+        upper: f64,
+    },
+
     /// The upper corner `origin + extent` overflows to infinity.
     #[error("box axis {axis} reaches past the largest finite number")]
     BoxOverflow {
@@ -73,7 +88,7 @@ pub enum Error {
     #[error(
         "radius {radius} in this box could place about {estimated_points:.3e} points \
          ({estimated_bytes:.3e} bytes), over the limit of {limit} points; \
-         use a larger radius, a smaller box, or raise the limit with `with_max_points`"
+         use a larger radius, a smaller box, or raise the point limit"
     )]
     TooManyPoints {
         /// The radius given.

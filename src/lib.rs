@@ -4,23 +4,29 @@
 //! [`Sampler`] trait, deterministic under a seed.
 //!
 //! ```
-//! use poisson_nd::{Bridson, Domain, Sampler};
+//! use poisson_nd::{Bridson, Domain, FillSampler};
 //!
 //! // A 3D box with a negative origin, points at least 0.1 apart.
-//! let domain = Domain::new([-1.0, -1.0, 0.0], [2.0, 2.0, 0.5])?;
-//! let set = Bridson::new(domain, 0.1)?.sample_seeded(usize::MAX, 42);
+//! let domain = Domain::from_origin_and_extent([-1.0, -1.0, 0.0], [2.0, 2.0, 0.5])?;
+//! let set = Bridson::new(domain, 0.1)?.fill_seeded(42);
 //! assert!(set.points.iter().all(|p| domain.contains(p)));
 //! # Ok::<(), poisson_nd::Error>(())
 //! ```
 //!
 //! - Poisson-disk samplers (a minimum distance is guaranteed): [`Bridson`], [`DartThrowing`]
-//!   (naive or grid-accelerated).
+//!   (naive or grid-accelerated). They fill the domain by themselves ([`FillSampler`]);
+//!   [`BridsonFill`] is a Bridson run that can start from given points, go step by step and
+//!   be resumed.
 //! - Comparison samplers (no minimum distance): [`BestCandidate`], [`Halton`] (plain or
 //!   randomized), [`JitteredGrid`], [`WhiteNoise`].
 //! - Reproducibility: [`Sampler::sample_seeded`] uses [`rng::PortableRng`]; the same seed,
 //!   configuration and version give bit-identical points on every platform.
-//! - Errors: every constructor validates its input and returns [`Error`]; sampling never
-//!   panics and reports why it stopped in [`PointSet::stop`].
+//! - Errors: every constructor (or builder's `build`) validates its input and returns
+//!   [`Error`]; sampling never panics and reports why it stopped in [`PointSet::stop`].
+//! - Defaults live in [`defaults`]; grid tuning that changes speed but never points in
+//!   [`Tuning`].
+//! - The box is the metric space ([`Domain`]: distances, wrapping); where points may go is a
+//!   [`Region`] (today the whole box).
 #![deny(missing_docs)]
 // User input reaches the library's code paths: no unwrap, expect or panic there.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -30,20 +36,24 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub mod defaults;
 pub mod domain;
 pub mod error;
 pub mod grid;
 pub mod packing;
 pub mod point;
+pub mod region;
 pub mod rng;
 pub mod sampler;
 pub mod samplers;
 
 pub use domain::Domain;
 pub use error::Error;
-pub use grid::GridResolution;
+pub use grid::{GridResolution, Tuning};
 pub use point::Point;
-pub use sampler::{DEFAULT_MAX_POINTS, DynSampler, PointSet, Sampler, StopReason};
+pub use region::Region;
+pub use sampler::{DynSampler, FillSampler, PointSet, Sampler, StopReason};
 pub use samplers::{
-    BestCandidate, Bridson, CandidateDistance, DartThrowing, Halton, JitteredGrid, WhiteNoise,
+    BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, DartThrowing,
+    DartThrowingBuilder, Halton, JitteredGrid, WhiteNoise,
 };

@@ -111,14 +111,14 @@ mod tests {
     #[test]
     fn estimate_bounds_a_square_lattice() {
         // A square lattice of spacing r in the unit square holds (1/r + 1)^2 points.
-        let domain = Domain::<2>::unit().unwrap();
+        let domain = Domain::<2>::unit();
         let r = 0.1;
         assert!(max_points_estimate(&domain, r) >= 121.0);
     }
 
     #[test]
     fn limits_are_validated() {
-        let domain = Domain::<2>::unit().unwrap();
+        let domain = Domain::<2>::unit();
         assert_eq!(check_max_points(&domain, 0.1, 0), Err(Error::ZeroCount("max_points")));
         assert!(check_max_points(&domain, 0.1, crate::grid::MAX_GRID_POINTS + 1).is_err());
         assert!(matches!(

@@ -1,4 +1,4 @@
-//! The sampler trait, its object-safe mirror, and what a sampling run returns.
+//! The sampler traits, their object-safe mirror, and what a sampling run returns.
 
 use crate::domain::Domain;
 use crate::point::Point;
@@ -14,7 +14,7 @@ pub enum StopReason {
     /// The algorithm's own termination rule ended the run before the requested number:
     /// Bridson's active list emptied, or a dart thrower missed too many times in a row.
     Exhausted,
-    /// The sampler's point limit (see `with_max_points`) was reached first.
+    /// The sampler's point limit was reached first.
     PointLimit,
 }
 
@@ -36,7 +36,12 @@ impl std::fmt::Display for StopReason {
 }
 
 /// One realisation of a sampler: the points, the domain they belong to, and how the run went.
+///
+/// Open for extension (`#[non_exhaustive]`): samplers that give points a radius or a class
+/// fill the optional per-point columns; code outside the library builds a set with
+/// [`PointSet::new`].
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct PointSet<const D: usize> {
     /// The points, in the order they were generated.
     pub points: Vec<Point<D>>,
@@ -47,9 +52,30 @@ pub struct PointSet<const D: usize> {
     /// Candidates generated, accepted and rejected together: the work done. Equal to the
     /// number of points for samplers that never reject.
     pub attempts: u64,
+    /// Each point's own radius, for samplers whose spacing varies from point to point;
+    /// `None` when one radius holds for all (every sampler today).
+    pub radii: Option<Vec<f64>>,
+    /// Each point's class, for samplers that place several kinds of points; `None` when
+    /// there is one kind (every sampler today).
+    pub labels: Option<Vec<u32>>,
 }
 
 impl<const D: usize> PointSet<D> {
+    /// A point set without per-point radii or labels.
+    pub fn new(points: Vec<Point<D>>, domain: Domain<D>, stop: StopReason, attempts: u64) -> Self {
+        PointSet { points, domain, stop, attempts, radii: None, labels: None }
+    }
+
+    /// A point set from a sampler that never rejects: one attempt per point.
+    pub(crate) fn new_unrejected(
+        points: Vec<Point<D>>,
+        domain: Domain<D>,
+        stop: StopReason,
+    ) -> Self {
+        let attempts = points.len() as u64;
+        Self::new(points, domain, stop, attempts)
+    }
+
     /// Number of points.
     pub fn len(&self) -> usize {
         self.points.len()
@@ -61,20 +87,27 @@ impl<const D: usize> PointSet<D> {
     }
 }
 
-/// The default safety limit on the number of points one run may produce (100 million).
-/// Every sampler has `with_max_points` to change it.
-pub const DEFAULT_MAX_POINTS: usize = 100_000_000;
-
 /// A point sampler in `D` dimensions: an immutable, validated configuration that produces
 /// point sets from a random-number generator it is handed.
 ///
 /// Implementations never panic while sampling and always terminate; they report why they
 /// stopped in [`PointSet::stop`]. Given the same generator state they produce bit-identical
 /// output on every platform.
+///
+/// Radius-driven samplers (a minimum distance, [`Sampler::min_distance`]) stop by themselves
+/// when the domain is full: they also implement [`FillSampler`], and
+/// [`Sampler::try_fill`] gives their filled set through any sampler, boxed ones included.
 pub trait Sampler<const D: usize>: Send + Sync {
-    /// The sampler's name in kebab case (`"bridson"`, `"white-noise"`, ...), as used by the
-    /// command line, CSV files and plot legends.
+    /// The algorithm's name in kebab case (`"bridson"`, `"dart-throwing"`, `"halton"`, ...):
+    /// the same for every configuration of the sampler.
     fn name(&self) -> &'static str;
+
+    /// The name with the configuration that sets this sampler apart from others of its
+    /// algorithm (`"dart-throwing-grid"`, `"halton-randomized"`), as the command line, CSV
+    /// files and plot legends show it. Defaults to [`Sampler::name`].
+    fn label(&self) -> String {
+        self.name().to_string()
+    }
 
     /// The domain the points are drawn from.
     fn domain(&self) -> &Domain<D>;
@@ -85,14 +118,48 @@ pub trait Sampler<const D: usize>: Send + Sync {
         None
     }
 
-    /// One realisation with at most `n` points. For radius-driven samplers `n` is a cap and
-    /// `usize::MAX` means "fill the domain"; for count-driven samplers it is the count.
+    /// One realisation with **at most `n` points**. Count-driven samplers make exactly `n`
+    /// (a jittered grid: the largest grid of at most `n` cells); radius-driven samplers stop
+    /// earlier when the domain is full (see [`FillSampler::fill`] to fill it without a
+    /// count). Every sampler also stops at its point limit.
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D>;
 
     /// [`Sampler::sample`] with the project's portable generator seeded by `seed`:
     /// bit-reproducible across runs, platforms and releases of `rand`.
     fn sample_seeded(&self, n: usize, seed: u64) -> PointSet<D> {
         self.sample(n, &mut rng_from_seed(seed))
+    }
+
+    /// The filled set of a radius-driven sampler ([`FillSampler::fill`]); `None` for a
+    /// sampler that needs a count.
+    fn try_fill<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<PointSet<D>> {
+        let _ = rng;
+        None
+    }
+
+    /// [`Sampler::try_fill`] with the portable generator seeded by `seed`.
+    fn try_fill_seeded(&self, seed: u64) -> Option<PointSet<D>> {
+        self.try_fill(&mut rng_from_seed(seed))
+    }
+}
+
+/// A sampler that stops by itself when the domain is full: Poisson-disk samplers, whose
+/// radius bounds how many points fit.
+///
+/// ```
+/// use poisson_nd::{Bridson, Domain, FillSampler};
+/// let set = Bridson::new(Domain::<2>::unit(), 0.05)?.fill_seeded(7);
+/// assert!(set.len() > 200);
+/// # Ok::<(), poisson_nd::Error>(())
+/// ```
+pub trait FillSampler<const D: usize>: Sampler<D> {
+    /// One realisation that fills the domain: the run ends by the algorithm's own rule
+    /// ([`StopReason::Exhausted`]) or at the point limit.
+    fn fill<R: Rng + ?Sized>(&self, rng: &mut R) -> PointSet<D>;
+
+    /// [`FillSampler::fill`] with the portable generator seeded by `seed`.
+    fn fill_seeded(&self, seed: u64) -> PointSet<D> {
+        self.fill(&mut rng_from_seed(seed))
     }
 }
 
@@ -105,18 +172,23 @@ pub trait Sampler<const D: usize>: Send + Sync {
 ///
 /// ```
 /// use poisson_nd::{Bridson, Domain, DynSampler, Sampler, WhiteNoise};
-/// let domain = Domain::<2>::unit()?;
+/// let domain = Domain::<2>::unit();
 /// let samplers: Vec<Box<dyn DynSampler<2>>> =
 ///     vec![Box::new(Bridson::new(domain, 0.1)?), Box::new(WhiteNoise::new(domain))];
 /// for sampler in &samplers {
 ///     let set = sampler.sample_seeded(50, 1);
-///     assert!(set.len() <= 50, "{}", sampler.name());
+///     assert!(set.len() <= 50, "{}", sampler.label());
 /// }
+/// // Only the radius-driven one fills the box by itself.
+/// assert!(samplers[0].try_fill_seeded(1).is_some());
+/// assert!(samplers[1].try_fill_seeded(1).is_none());
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```
 pub trait DynSampler<const D: usize>: Send + Sync {
     /// See [`Sampler::name`].
     fn dyn_name(&self) -> &'static str;
+    /// See [`Sampler::label`].
+    fn dyn_label(&self) -> String;
     /// See [`Sampler::domain`].
     fn dyn_domain(&self) -> &Domain<D>;
     /// See [`Sampler::min_distance`].
@@ -126,11 +198,19 @@ pub trait DynSampler<const D: usize>: Send + Sync {
     /// See [`Sampler::sample_seeded`]; the generator is not behind a `dyn`, so this runs at
     /// full speed.
     fn dyn_sample_seeded(&self, n: usize, seed: u64) -> PointSet<D>;
+    /// See [`Sampler::try_fill`].
+    fn dyn_try_fill(&self, rng: &mut dyn Rng) -> Option<PointSet<D>>;
+    /// See [`Sampler::try_fill_seeded`]; at full speed, like
+    /// [`DynSampler::dyn_sample_seeded`].
+    fn dyn_try_fill_seeded(&self, seed: u64) -> Option<PointSet<D>>;
 }
 
 impl<const D: usize, S: Sampler<D>> DynSampler<D> for S {
     fn dyn_name(&self) -> &'static str {
         self.name()
+    }
+    fn dyn_label(&self) -> String {
+        self.label()
     }
     fn dyn_domain(&self) -> &Domain<D> {
         self.domain()
@@ -144,11 +224,20 @@ impl<const D: usize, S: Sampler<D>> DynSampler<D> for S {
     fn dyn_sample_seeded(&self, n: usize, seed: u64) -> PointSet<D> {
         self.sample_seeded(n, seed)
     }
+    fn dyn_try_fill(&self, rng: &mut dyn Rng) -> Option<PointSet<D>> {
+        self.try_fill(rng)
+    }
+    fn dyn_try_fill_seeded(&self, seed: u64) -> Option<PointSet<D>> {
+        self.try_fill_seeded(seed)
+    }
 }
 
 impl<const D: usize> Sampler<D> for Box<dyn DynSampler<D>> {
     fn name(&self) -> &'static str {
         self.as_ref().dyn_name()
+    }
+    fn label(&self) -> String {
+        self.as_ref().dyn_label()
     }
     fn domain(&self) -> &Domain<D> {
         self.as_ref().dyn_domain()
@@ -161,5 +250,11 @@ impl<const D: usize> Sampler<D> for Box<dyn DynSampler<D>> {
     }
     fn sample_seeded(&self, n: usize, seed: u64) -> PointSet<D> {
         self.as_ref().dyn_sample_seeded(n, seed)
+    }
+    fn try_fill<R: Rng + ?Sized>(&self, mut rng: &mut R) -> Option<PointSet<D>> {
+        self.as_ref().dyn_try_fill(&mut rng)
+    }
+    fn try_fill_seeded(&self, seed: u64) -> Option<PointSet<D>> {
+        self.as_ref().dyn_try_fill_seeded(seed)
     }
 }

@@ -5,7 +5,9 @@
 mod common;
 
 use common::{awkward_box, close_pair, min_pair_distance, radius_for_about};
-use poisson_nd::{Bridson, CandidateDistance, Domain, GridResolution, Sampler, StopReason};
+use poisson_nd::{
+    Bridson, CandidateDistance, Domain, FillSampler, GridResolution, Sampler, StopReason, Tuning,
+};
 
 fn bridson<const D: usize>(domain: Domain<D>, points: f64) -> Bridson<D> {
     Bridson::new(domain, radius_for_about(&domain, points)).expect("valid")
@@ -16,13 +18,15 @@ fn grid_resolution_and_storage_do_not_change_the_points() {
     fn check<const D: usize>() {
         for domain in [awkward_box::<D>(), awkward_box::<D>().periodic()] {
             let base = bridson(domain, 300.0);
-            let reference = base.sample_seeded(usize::MAX, 5).points;
+            let reference = base.fill_seeded(5).points;
             for resolution in [GridResolution::Fine, GridResolution::Coarse] {
-                let fine_or_coarse = base.clone().with_grid(resolution).expect("valid");
-                assert_eq!(fine_or_coarse.sample_seeded(usize::MAX, 5).points, reference, "D={D}");
-                let hashed = fine_or_coarse.with_dense_grid_limit(0).expect("valid");
-                assert!(!hashed.is_grid_dense());
-                assert_eq!(hashed.sample_seeded(usize::MAX, 5).points, reference, "D={D} hashed");
+                let builder = base.to_builder().with_grid(resolution);
+                let fine_or_coarse = builder.clone().build().expect("valid");
+                assert_eq!(fine_or_coarse.fill_seeded(5).points, reference, "D={D}");
+                let tuning = Tuning::default().with_dense_grid_limit(0);
+                let hashed = builder.with_tuning(tuning).build().expect("valid");
+                assert!(!hashed.advanced_is_grid_dense());
+                assert_eq!(hashed.fill_seeded(5).points, reference, "D={D} hashed");
             }
         }
     }
@@ -39,11 +43,13 @@ fn fine_grid_is_exact_in_five_and_six_dimensions() {
     // With cells of side r/√D a point closer than r can be three cells away from D = 5 on; a
     // search limited to the 5^D block around the candidate lets such pairs through.
     fn check<const D: usize>(points: f64) {
-        let sampler = bridson(Domain::<D>::unit().expect("box"), points)
+        let sampler = bridson(Domain::<D>::unit(), points)
+            .to_builder()
             .with_grid(GridResolution::Fine)
+            .build()
             .expect("valid");
         assert_eq!(sampler.resolution(), GridResolution::Fine);
-        let set = sampler.sample_seeded(usize::MAX, 9);
+        let set = sampler.fill_seeded(9);
         assert!(set.len() > points as usize / 3, "D={D}: {} points", set.len());
         let pair = close_pair(&set.domain, &set.points, sampler.radius());
         assert!(pair.is_none(), "D={D}: pair closer than r: {pair:?}");
@@ -54,13 +60,17 @@ fn fine_grid_is_exact_in_five_and_six_dimensions() {
 
 #[test]
 fn neighbourhood_sizes() {
-    let unit = |r| Bridson::new(Domain::<5>::unit().expect("box"), r).expect("valid");
-    assert_eq!(unit(0.1).with_grid(GridResolution::Fine).expect("ok").neighbourhood_len(), 3903);
-    assert_eq!(unit(0.1).with_grid(GridResolution::Coarse).expect("ok").neighbourhood_len(), 243);
-    let two_d = Bridson::new(Domain::<2>::unit().expect("box"), 0.01).expect("valid");
+    let len = |r, resolution| {
+        let builder = Bridson::builder(Domain::<5>::unit(), r).with_grid(resolution);
+        builder.build().expect("valid").advanced_neighbourhood_len()
+    };
+    assert_eq!(len(0.1, GridResolution::Fine), 3903);
+    assert_eq!(len(0.1, GridResolution::Coarse), 243);
+    let two_d = Bridson::new(Domain::<2>::unit(), 0.01).expect("valid");
     assert_eq!(two_d.resolution(), GridResolution::Coarse);
-    assert_eq!(two_d.neighbourhood_len(), 9);
-    assert_eq!(two_d.with_grid(GridResolution::Fine).expect("ok").neighbourhood_len(), 21);
+    assert_eq!(two_d.advanced_neighbourhood_len(), 9);
+    let fine = two_d.to_builder().with_grid(GridResolution::Fine).build().expect("ok");
+    assert_eq!(fine.advanced_neighbourhood_len(), 21);
 }
 
 #[test]
@@ -72,7 +82,7 @@ fn points_reach_every_face_of_an_awkward_box() {
         let domain = awkward_box::<D>();
         let sampler = bridson(domain, 2000.0);
         let r = sampler.radius();
-        let set = sampler.sample_seeded(usize::MAX, 21);
+        let set = sampler.fill_seeded(21);
         for axis in 0..D {
             let lo = domain.origin()[axis];
             let hi = lo + domain.extent()[axis];
@@ -89,11 +99,12 @@ fn points_reach_every_face_of_an_awkward_box() {
 
 #[test]
 fn upper_faces_are_outside_and_wrap_in_periodic_boxes() {
-    let closed = Domain::new([-2.0, 3.0], [1.5, 0.25]).expect("valid");
+    let closed = Domain::from_origin_and_extent([-2.0, 3.0], [1.5, 0.25]).expect("valid");
     assert!(closed.contains(&[-2.0, 3.0]));
     assert!(!closed.contains(&[-0.5, 3.1]));
     assert!(!closed.contains(&[-1.0, 3.25]));
-    assert_eq!(closed.wrap(&[-0.5, 3.1]), None);
+    // A closed box does not wrap: the point stays outside (a region rejects it).
+    assert_eq!(closed.wrap(&[-0.5, 3.1]), Some([-0.5, 3.1]));
     let torus = closed.periodic();
     assert_eq!(torus.wrap(&[-0.5, 3.1]), Some([-2.0, 3.1]));
     assert_eq!(torus.wrap(&[-2.25, 3.3]), Some([-0.75, 3.05]));
@@ -111,7 +122,7 @@ fn periodic_sets_keep_their_distance_across_the_seam() {
         // Sides that are not multiples of r/√D, so the torus grid has unequal-looking cells.
         let domain = awkward_box::<D>().periodic();
         let sampler = bridson(domain, 1500.0);
-        let set = sampler.sample_seeded(usize::MAX, 4);
+        let set = sampler.fill_seeded(4);
         let min = min_pair_distance(&domain, &set.points);
         assert!(min >= sampler.radius(), "D={D}: toroidal min {min} < {}", sampler.radius());
         // Points do get near the seam on both sides.
@@ -129,8 +140,8 @@ fn periodic_sets_keep_their_distance_across_the_seam() {
 
 #[test]
 fn a_cap_on_n_is_honoured() {
-    let sampler = Bridson::new(Domain::<3>::unit().expect("box"), 0.05).expect("valid");
-    let full = sampler.sample_seeded(usize::MAX, 2);
+    let sampler = Bridson::new(Domain::<3>::unit(), 0.05).expect("valid");
+    let full = sampler.fill_seeded(2);
     assert_eq!(full.stop, StopReason::Exhausted);
     let capped = sampler.sample_seeded(100, 2);
     assert_eq!(capped.len(), 100);
@@ -144,8 +155,8 @@ fn two_dimensional_fill_density_is_as_published() {
     // Bridson with k = 30 on a torus packs below saturated RSA (0.547) and well above half of
     // it; the fraction is stable to about ±0.005 at this size, so [0.45, 0.547) never fails.
     let r = 0.01;
-    let domain = Domain::<2>::unit().expect("box").periodic();
-    let set = Bridson::new(domain, r).expect("valid").sample_seeded(usize::MAX, 17);
+    let domain = Domain::<2>::unit().periodic();
+    let set = Bridson::new(domain, r).expect("valid").fill_seeded(17);
     let packing = set.len() as f64 * std::f64::consts::PI * (r / 2.0).powi(2);
     assert!((0.45..0.547).contains(&packing), "packing fraction {packing}");
 }
@@ -159,8 +170,9 @@ fn shell_distances_follow<const D: usize>(
 ) {
     // 2r < 1/2: the toroidal distance is the distance the candidate was drawn at.
     let r = 0.2;
-    let domain = Domain::<D>::unit().expect("box").periodic();
-    let sampler = Bridson::new(domain, r).expect("valid").with_candidate_distance(distance);
+    let domain = Domain::<D>::unit().periodic();
+    let builder = Bridson::builder(domain, r).with_candidate_distance(distance);
+    let sampler = builder.build().expect("valid");
     let n = 4000;
     let mut distances: Vec<f64> = (0..n)
         .map(|seed| {
@@ -207,10 +219,14 @@ fn shell_candidates_can_be_uniform_in_radius() {
 
 #[test]
 fn uniform_radius_candidates_pack_more_densely() {
-    let domain = Domain::<2>::unit().expect("box").periodic();
+    let domain = Domain::<2>::unit().periodic();
     let by_volume = Bridson::new(domain, 0.01).expect("valid");
-    let by_radius = by_volume.clone().with_candidate_distance(CandidateDistance::UniformInRadius);
-    let (a, b) = (by_volume.sample_seeded(usize::MAX, 3), by_radius.sample_seeded(usize::MAX, 3));
+    let by_radius = by_volume
+        .to_builder()
+        .with_candidate_distance(CandidateDistance::UniformInRadius)
+        .build()
+        .expect("valid");
+    let (a, b) = (by_volume.fill_seeded(3), by_radius.fill_seeded(3));
     // About 1.5% more points; the count varies by ~0.3% between seeds.
     assert!(b.len() as f64 > 1.007 * a.len() as f64, "{} vs {}", b.len(), a.len());
     let pair = close_pair(&domain, &b.points, 0.01);

@@ -36,7 +36,7 @@ fn check<const D: usize, S: Sampler<D> + 'static>(
     seeds: Seeds,
 ) {
     let domain = *sampler.domain();
-    let label = format!("{} D={D} periodic={}", sampler.name(), domain.is_periodic());
+    let label = format!("{} D={D} periodic={}", sampler.label(), domain.is_periodic());
 
     let empty = sampler.sample_seeded(0, 1);
     assert!(empty.is_empty(), "{label}: n = 0 gave points");
@@ -98,7 +98,7 @@ macro_rules! conformance {
                 let closed = awkward_box::<D>();
                 check(super::$factory::<D>(closed), $n, $exact, $seeds);
                 check(super::$factory::<D>(closed.periodic()), $n, $exact, $seeds);
-                let unit = Domain::<D>::unit().expect("unit box");
+                let unit = Domain::<D>::unit();
                 check(super::$factory::<D>(unit.periodic()), $n, $exact, $seeds);
             }
 
@@ -152,14 +152,19 @@ conformance!(white_noise_suite, white_noise, n = 300, exact_count = true);
 
 fn dart_throwing<const D: usize>(domain: Domain<D>) -> DartThrowing<D> {
     // Fewer misses than the default keep the suite fast; saturation is tested elsewhere.
-    DartThrowing::new(domain, radius_for_about(&domain, 400.0))
-        .and_then(|s| s.with_max_misses(1_000))
+    DartThrowing::builder(domain, radius_for_about(&domain, 400.0))
+        .with_max_misses(1_000)
+        .build()
         .expect("valid dart throwing")
 }
 conformance!(dart_throwing_suite, dart_throwing, n = usize::MAX, exact_count = false);
 
 fn dart_throwing_grid<const D: usize>(domain: Domain<D>) -> DartThrowing<D> {
-    dart_throwing(domain).with_grid(GridResolution::default()).expect("valid grid")
+    dart_throwing(domain)
+        .to_builder()
+        .with_grid(GridResolution::default())
+        .build()
+        .expect("valid grid")
 }
 conformance!(dart_throwing_grid_suite, dart_throwing_grid, n = usize::MAX, exact_count = false);
 

@@ -6,7 +6,7 @@ mod common;
 use common::{awkward_box, radius_for_about};
 use poisson_nd::rng::rng_from_seed;
 use poisson_nd::{
-    Bridson, DartThrowing, Domain, Error, GridResolution, Point, Sampler, StopReason,
+    Bridson, DartThrowing, Domain, Error, FillSampler, GridResolution, Point, Sampler, StopReason,
 };
 
 /// Dart throwing as documented, written out plainly: uniform darts from the same generator,
@@ -38,22 +38,21 @@ fn reference<const D: usize>(
 }
 
 fn both<const D: usize>(domain: Domain<D>, radius: f64, max_misses: u64) -> [DartThrowing<D>; 2] {
-    let naive = DartThrowing::new(domain, radius)
-        .and_then(|s| s.with_max_misses(max_misses))
-        .expect("valid");
-    let grid = naive.clone().with_grid(GridResolution::default()).expect("valid grid");
+    let builder = DartThrowing::builder(domain, radius).with_max_misses(max_misses);
+    let naive = builder.clone().build().expect("valid");
+    let grid = builder.with_grid(GridResolution::default()).build().expect("valid grid");
     [naive, grid]
 }
 
 fn check_against_reference<const D: usize>() {
     let closed = awkward_box::<D>();
-    let unit = Domain::<D>::unit().expect("unit box");
+    let unit = Domain::<D>::unit();
     for domain in [closed, closed.periodic(), unit.periodic()] {
         let radius = radius_for_about(&domain, 150.0);
         for (seed, n, misses) in [(1, usize::MAX, 300), (2, usize::MAX, 50), (3, 40, 300)] {
             let (points, stop, attempts) = reference(&domain, radius, n, misses, seed);
             for sampler in both(domain, radius, misses) {
-                let label = format!("{} D={D} {domain:?} seed {seed}", sampler.name());
+                let label = format!("{} D={D} {domain:?} seed {seed}", sampler.label());
                 let set = sampler.sample_seeded(n, seed);
                 assert_eq!(set.points, points, "{label}");
                 assert_eq!(set.stop, stop, "{label}");
@@ -73,11 +72,13 @@ fn naive_and_grid_runs_equal_the_reference_process() {
 
 #[test]
 fn grid_resolutions_agree_with_the_naive_search() {
-    let domain = Domain::new([-2.0, 0.5, 1.0], [1.3, 0.7, 2.2]).expect("valid").periodic();
+    let domain = Domain::from_origin_and_extent([-2.0, 0.5, 1.0], [1.3, 0.7, 2.2])
+        .expect("valid")
+        .periodic();
     let naive = DartThrowing::new(domain, 0.09).expect("valid");
     let expected = naive.sample_seeded(usize::MAX, 9);
     for resolution in [GridResolution::Fine, GridResolution::Coarse] {
-        let grid = naive.clone().with_grid(resolution).expect("valid");
+        let grid = naive.to_builder().with_grid(resolution).build().expect("valid");
         assert_eq!(grid.grid_resolution(), Some(resolution));
         let set = grid.sample_seeded(usize::MAX, 9);
         assert_eq!(set.points, expected.points, "{resolution:?}");
@@ -87,30 +88,32 @@ fn grid_resolutions_agree_with_the_naive_search() {
 
 #[test]
 fn stop_reasons() {
-    let domain = Domain::<2>::unit().expect("unit box");
+    let domain = Domain::<2>::unit();
     let sampler = DartThrowing::new(domain, 0.05).expect("valid");
     let target = sampler.sample_seeded(10, 1);
     assert_eq!((target.len(), target.stop), (10, StopReason::TargetReached));
 
     // (The point limit must hold the densest packing of the box, so the set never reaches
     // it: `StopReason::PointLimit` only guards against a wrong estimate.)
-    let exhausted = sampler.with_max_misses(1).expect("valid").sample_seeded(usize::MAX, 1);
+    let exhausted = sampler.to_builder().with_max_misses(1).build().expect("valid").fill_seeded(1);
     assert_eq!(exhausted.stop, StopReason::Exhausted);
     assert_eq!(exhausted.attempts, exhausted.len() as u64 + 1, "one miss ends the run");
 }
 
 #[test]
 fn invalid_configurations_are_rejected() {
-    let domain = Domain::<2>::unit().expect("unit box");
+    let domain = Domain::<2>::unit();
     for radius in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let err = DartThrowing::new(domain, radius).expect_err("invalid radius");
         assert!(matches!(err, Error::InvalidRadius(_)), "{radius}: {err}");
     }
-    let sampler = DartThrowing::new(domain, 0.1).expect("valid");
-    assert_eq!(sampler.clone().with_max_misses(0).err(), Some(Error::ZeroCount("max_misses")));
-    assert_eq!(sampler.clone().with_max_points(0).err(), Some(Error::ZeroCount("max_points")));
+    let builder = DartThrowing::builder(domain, 0.1);
+    let zero_misses = builder.clone().with_max_misses(0).build();
+    assert_eq!(zero_misses.err(), Some(Error::ZeroCount("max_misses")));
+    let zero_limit = builder.clone().with_max_points(0).build();
+    assert_eq!(zero_limit.err(), Some(Error::ZeroCount("max_points")));
     // The densest packing of r = 0.1 in the unit square holds more than 10 points.
-    assert!(matches!(sampler.with_max_points(10), Err(Error::TooManyPoints { .. })));
+    assert!(matches!(builder.with_max_points(10).build(), Err(Error::TooManyPoints { .. })));
     // A radius whose densest packing passes the default limit of 10^8 points.
     assert!(matches!(DartThrowing::new(domain, 1e-5), Err(Error::TooManyPoints { .. })));
 }
@@ -132,14 +135,15 @@ fn uncovered_fraction(domain: &Domain<2>, points: &[Point<2>], radius: f64, prob
 fn with_many_misses_the_grid_variant_nearly_saturates_and_beats_bridson() {
     // Periodic unit square, r = 0.03: saturated random sequential adsorption packs about
     // 0.547 of the area with disks of radius r/2 (REFERENCE.md), about 774 points.
-    let domain = Domain::<2>::unit().expect("unit box").periodic();
+    let domain = Domain::<2>::unit().periodic();
     let radius = 0.03;
-    let darts = DartThrowing::new(domain, radius)
-        .and_then(|s| s.with_max_misses(200_000))
-        .and_then(|s| s.with_grid(GridResolution::Fine))
+    let darts = DartThrowing::builder(domain, radius)
+        .with_max_misses(200_000)
+        .with_grid(GridResolution::Fine)
+        .build()
         .expect("valid")
-        .sample_seeded(usize::MAX, 5);
-    let bridson = Bridson::new(domain, radius).expect("valid").sample_seeded(usize::MAX, 5);
+        .fill_seeded(5);
+    let bridson = Bridson::new(domain, radius).expect("valid").fill_seeded(5);
     assert_eq!(darts.stop, StopReason::Exhausted);
 
     let disk = std::f64::consts::PI * (radius / 2.0).powi(2);

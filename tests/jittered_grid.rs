@@ -9,25 +9,29 @@ use proptest::prelude::*;
 
 #[test]
 fn counts_follow_the_rule() {
-    let square = JitteredGrid::new(Domain::<2>::unit().expect("unit box"));
+    let square = JitteredGrid::new(Domain::<2>::unit());
     assert_eq!(square.sample_seeded(0, 1).len(), 0);
     assert_eq!(square.grid_shape(0), [0, 0]);
     assert_eq!(square.grid_shape(1), [1, 1]);
     assert_eq!(square.grid_shape(3), [3, 1]);
     assert_eq!(square.grid_shape(100), [10, 10]);
     assert_eq!(square.grid_shape(300), [17, 17]);
-    let cube = JitteredGrid::new(Domain::<3>::unit().expect("unit box"));
+    let cube = JitteredGrid::new(Domain::<3>::unit());
     assert_eq!(cube.grid_shape(1000), [10, 10, 10]);
-    let wide = JitteredGrid::new(Domain::new([0.0, 0.0], [2.0, 1.0]).expect("valid"));
+    let wide =
+        JitteredGrid::new(Domain::from_origin_and_extent([0.0, 0.0], [2.0, 1.0]).expect("valid"));
     assert_eq!(wide.grid_shape(200), [20, 10]);
     // A thin slab: the short axis keeps one cell.
-    let slab = JitteredGrid::new(Domain::new([0.0, 0.0, 0.0], [4.0, 4.0, 0.01]).expect("valid"));
+    let slab = JitteredGrid::new(
+        Domain::from_origin_and_extent([0.0, 0.0, 0.0], [4.0, 4.0, 0.01]).expect("valid"),
+    );
     assert_eq!(slab.grid_shape(16), [4, 4, 1]);
 }
 
 #[test]
 fn n_one_gives_one_point_in_any_box() {
-    let domain = Domain::new([-3.0, 0.0, 0.0], [100.0, 0.001, 1.0]).expect("valid");
+    let domain =
+        Domain::from_origin_and_extent([-3.0, 0.0, 0.0], [100.0, 0.001, 1.0]).expect("valid");
     let set = JitteredGrid::new(domain).sample_seeded(1, 7);
     assert_eq!(set.len(), 1);
     assert!(domain.contains(&set.points[0]));
@@ -69,7 +73,7 @@ fn periodic_box_gives_the_closed_boxs_points() {
 
 #[test]
 fn limits() {
-    let sampler = JitteredGrid::new(Domain::<2>::unit().expect("unit box"));
+    let sampler = JitteredGrid::new(Domain::<2>::unit());
     assert_eq!(sampler.clone().with_max_points(0).err(), Some(Error::ZeroCount("max_points")));
     let capped = sampler.with_max_points(50).expect("valid").sample_seeded(1000, 1);
     assert_eq!(capped.stop, StopReason::PointLimit);
@@ -86,7 +90,7 @@ proptest! {
         n in 1usize..5000,
         sides in proptest::array::uniform3(0.01f64..100.0),
     ) {
-        let sampler = JitteredGrid::new(Domain::new([0.0; 3], sides).expect("valid"));
+        let sampler = JitteredGrid::new(Domain::from_origin_and_extent([0.0; 3], sides).expect("valid"));
         let count: usize = sampler.grid_shape(n).iter().product();
         prop_assert!(count <= n, "{count} > {n}");
         prop_assert!(2 * count > n, "{count} ≤ {n}/2");

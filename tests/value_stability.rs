@@ -10,7 +10,7 @@ use poisson_nd::{
 };
 
 fn unit<const D: usize>() -> Domain<D> {
-    Domain::unit().expect("unit box")
+    Domain::unit()
 }
 
 fn assert_pinned<const D: usize>(name: &str, got: &[Point<D>], pinned: &[Point<D>]) {
@@ -33,7 +33,9 @@ fn bridson_2d() {
 
 #[test]
 fn bridson_3d_periodic_offset_box() {
-    let domain = Domain::new([-1.0, 0.0, 2.0], [2.0, 1.0, 0.5]).expect("valid").periodic();
+    let domain = Domain::from_origin_and_extent([-1.0, 0.0, 2.0], [2.0, 1.0, 0.5])
+        .expect("valid")
+        .periodic();
     let set = Bridson::new(domain, 0.2).expect("valid").sample_seeded(3, 42);
     assert_pinned(
         "bridson 3D periodic",
@@ -91,11 +93,11 @@ fn white_noise_2d() {
 fn dart_throwing_2d_naive_and_grid() {
     // r = 0.3: the third dart is rejected, so the pins cover a rejection too.
     let naive = DartThrowing::new(unit::<2>(), 0.3).expect("valid");
-    let grid = naive.clone().with_grid(GridResolution::Fine).expect("valid");
+    let grid = naive.to_builder().with_grid(GridResolution::Fine).build().expect("valid");
     for sampler in [naive, grid] {
         let set = sampler.sample_seeded(3, 42);
         assert_pinned(
-            sampler.name(),
+            &sampler.label(),
             &set.points,
             &[
                 [0.8143051451229099, 0.3188210400616611],
@@ -103,7 +105,7 @@ fn dart_throwing_2d_naive_and_grid() {
                 [0.1253524420627421, 0.6051224486571726],
             ],
         );
-        assert_eq!(set.attempts, 4, "{}: attempts of seed 42 changed", sampler.name());
+        assert_eq!(set.attempts, 4, "{}: attempts of seed 42 changed", sampler.label());
     }
 }
 
@@ -123,7 +125,9 @@ fn best_candidate_2d() {
 
 #[test]
 fn best_candidate_3d_periodic_offset_box() {
-    let domain = Domain::new([-1.0, 0.0, 2.0], [2.0, 1.0, 0.5]).expect("valid").periodic();
+    let domain = Domain::from_origin_and_extent([-1.0, 0.0, 2.0], [2.0, 1.0, 0.5])
+        .expect("valid")
+        .periodic();
     let set = BestCandidate::new(domain).sample_seeded(3, 42);
     assert_pinned(
         "best candidate 3D periodic",

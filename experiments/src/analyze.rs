@@ -332,7 +332,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
 fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
     let origin = args.origin.clone().unwrap_or_else(|| vec![0.0; D]);
     let extent = args.extent.clone().unwrap_or_else(|| vec![1.0; D]);
-    let mut domain = Domain::<D>::from_slices(&origin, &extent).map_err(|e| e.to_string())?;
+    let mut domain =
+        Domain::<D>::from_origin_and_extent_slices(&origin, &extent).map_err(|e| e.to_string())?;
     if args.periodic {
         domain = domain.periodic();
     }

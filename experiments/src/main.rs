@@ -119,7 +119,8 @@ fn sample(args: &SampleArgs) -> Result<(), String> {
 fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
     let origin = args.origin.clone().unwrap_or_else(|| vec![0.0; D]);
     let extent = args.extent.clone().unwrap_or_else(|| vec![1.0; D]);
-    let mut domain = Domain::<D>::from_slices(&origin, &extent).map_err(|e| e.to_string())?;
+    let mut domain =
+        Domain::<D>::from_origin_and_extent_slices(&origin, &extent).map_err(|e| e.to_string())?;
     if args.periodic {
         domain = domain.periodic();
     }
@@ -144,7 +145,7 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
         "{} D={} points={} time={:.3}s stop={} attempts={}",
-        sampler.name(),
+        sampler.label(),
         D,
         set.len(),
         seconds,

@@ -6,7 +6,7 @@ use poisson_nd::{
     JitteredGrid, WhiteNoise,
 };
 
-/// The names of all samplers, as `Sampler::name` gives them.
+/// The names of all samplers, as `Sampler::label` gives them.
 pub const SAMPLER_NAMES: &[&str] = &[
     "bridson",
     "dart-throwing",
@@ -67,16 +67,16 @@ pub fn build<const D: usize>(
     };
     match name {
         "bridson" => {
-            let mut sampler = Bridson::new(domain, radius("bridson")?)?;
+            let mut sampler = Bridson::builder(domain, radius("bridson")?);
             if let Some(k) = params.attempts {
-                sampler = sampler.with_attempts(k)?;
+                sampler = sampler.with_attempts(k);
             }
-            Ok(Box::new(sampler))
+            Ok(Box::new(sampler.build()?))
         }
         "dart-throwing" => Ok(Box::new(dart_throwing(domain, radius("dart-throwing")?, params)?)),
         "dart-throwing-grid" => {
             let sampler = dart_throwing(domain, radius("dart-throwing-grid")?, params)?;
-            Ok(Box::new(sampler.with_grid(GridResolution::default())?))
+            Ok(Box::new(sampler.to_builder().with_grid(GridResolution::default()).build()?))
         }
         "best-candidate" => {
             let mut sampler =
@@ -105,10 +105,10 @@ fn dart_throwing<const D: usize>(
     radius: f64,
     params: &SamplerParams,
 ) -> Result<DartThrowing<D>, Error> {
-    let sampler = DartThrowing::new(domain, radius)?;
+    let sampler = DartThrowing::builder(domain, radius);
     match params.max_misses {
-        Some(misses) => sampler.with_max_misses(misses),
-        None => Ok(sampler),
+        Some(misses) => sampler.with_max_misses(misses).build(),
+        None => sampler.build(),
     }
 }
 
@@ -118,20 +118,20 @@ mod tests {
 
     #[test]
     fn every_name_builds_a_sampler_of_that_name() {
-        let domain = Domain::<2>::unit().expect("unit box");
+        let domain = Domain::<2>::unit();
         let params = SamplerParams { radius: Some(0.1), ..SamplerParams::default() };
         for &name in SAMPLER_NAMES {
             let sampler = build(name, domain, &params).expect(name);
-            assert_eq!(sampler.dyn_name(), name);
+            assert_eq!(sampler.dyn_label(), name);
         }
     }
 
     #[test]
     fn flags_reach_the_samplers() {
-        let domain = Domain::<2>::unit().expect("unit box");
+        let domain = Domain::<2>::unit();
         let params = SamplerParams { randomize: true, ..SamplerParams::default() };
         assert_eq!(
-            build("halton", domain, &params).expect("halton").dyn_name(),
+            build("halton", domain, &params).expect("halton").dyn_label(),
             "halton-randomized"
         );
         let params = SamplerParams { radius: Some(0.1), max_misses: Some(0), ..Default::default() };

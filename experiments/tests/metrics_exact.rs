@@ -97,7 +97,7 @@ fn kd_tree_matches_brute_force() {
             origin[a] = -1.5 + 0.3 * a as f64;
             extent[a] = 1.0 + 0.25 * a as f64;
         }
-        let closed = Domain::new(origin, extent).unwrap();
+        let closed = Domain::from_origin_and_extent(origin, extent).unwrap();
         for (k, n) in [2usize, 3, 50, 400].into_iter().enumerate() {
             compare_with_brute_force(&closed, n, 10 * D as u64 + k as u64);
             compare_with_brute_force(&closed.periodic(), n, 100 * D as u64 + k as u64);
@@ -114,7 +114,7 @@ fn kd_tree_matches_brute_force() {
 /// Edge cases: no points, one point, all points equal; periodic wrap across a corner.
 #[test]
 fn neighbour_edge_cases() {
-    let torus = Domain::<2>::unit().unwrap().periodic();
+    let torus = Domain::<2>::unit().periodic();
     assert!(nearest_neighbour_distances(&[], &torus).is_empty());
     assert_eq!(nearest_neighbour_distances(&[[0.5, 0.5]], &torus), vec![f64::INFINITY]);
     assert_eq!(nearest_neighbour_distances(&[[0.5, 0.5]; 3], &torus), vec![0.0; 3]);
@@ -122,7 +122,7 @@ fn neighbour_edge_cases() {
     let d = nearest_neighbour_distances(&corner, &torus);
     assert!((d[0] - 0.02f64.hypot(0.02)).abs() < 1e-12, "{d:?}");
     assert_eq!(pairs_closer_than(&corner, &torus, 0.03), 1);
-    assert_eq!(pairs_closer_than(&corner, &Domain::unit().unwrap(), 0.03), 0);
+    assert_eq!(pairs_closer_than(&corner, &Domain::unit(), 0.03), 0);
 }
 
 /// The exact L2-star discrepancy by direct integration: the coordinates cut the cube into
@@ -172,17 +172,17 @@ fn l2_star_squared_by_cells<const D: usize>(points: &[Point<D>]) -> f64 {
 fn discrepancy_matches_direct_integration() {
     let pts2 = [[0.1, 0.7], [0.35, 0.2], [0.6, 0.95], [0.8, 0.45], [0.95, 0.05]];
     let want = l2_star_squared_by_cells(&pts2);
-    let got = l2_star_discrepancy_squared(&pts2, &Domain::unit().unwrap());
+    let got = l2_star_discrepancy_squared(&pts2, &Domain::unit());
     eprintln!("2D: Warnock {got:.15}, cells {want:.15}");
     assert!((got - want).abs() < 1e-14);
     // The same points in a shifted, stretched box.
-    let domain = Domain::new([-2.0, 1.0], [4.0, 0.5]).unwrap();
+    let domain = Domain::from_origin_and_extent([-2.0, 1.0], [4.0, 0.5]).unwrap();
     let moved: Vec<Point<2>> = pts2.iter().map(|p| [-2.0 + 4.0 * p[0], 1.0 + 0.5 * p[1]]).collect();
     assert!((l2_star_discrepancy_squared(&moved, &domain) - want).abs() < 1e-14);
 
     let pts3 = [[0.2, 0.5, 0.9], [0.7, 0.1, 0.3], [0.45, 0.85, 0.6], [0.05, 0.3, 0.15]];
     let want = l2_star_squared_by_cells(&pts3);
-    let got = l2_star_discrepancy_squared(&pts3, &Domain::unit().unwrap());
+    let got = l2_star_discrepancy_squared(&pts3, &Domain::unit());
     eprintln!("3D: Warnock {got:.15}, cells {want:.15}");
     assert!((got - want).abs() < 1e-14);
 
@@ -191,7 +191,7 @@ fn discrepancy_matches_direct_integration() {
         let want = 3f64.powi(-d)
             - 2f64.powi(1 - d) * u.iter().map(|x| 1.0 - x * x).product::<f64>()
             + u.iter().map(|x| 1.0 - x).product::<f64>();
-        let got = l2_star_discrepancy_squared(&[u], &Domain::unit().unwrap());
+        let got = l2_star_discrepancy_squared(&[u], &Domain::unit());
         assert!((got - want).abs() < 1e-15, "D={D}");
         assert!((got - l2_star_squared_by_cells(&[u])).abs() < 1e-14, "D={D}");
     }
@@ -210,7 +210,7 @@ fn coverage_matches_exact_areas() {
         let se = (want * (1.0 - want) / got.probes as f64).sqrt();
         assert!((got.fraction - want).abs() < 5.0 * se, "{name}");
     };
-    let square = Domain::<2>::unit().unwrap();
+    let square = Domain::<2>::unit();
     let torus = square.periodic();
     let r = 0.3;
     let probes = 200_000;
@@ -225,9 +225,9 @@ fn coverage_matches_exact_areas() {
         coverage(&[[0.9, 0.5], [0.1, 0.5]], &torus, r, probes, 4),
         2.0 * PI * r * r - lens,
     );
-    let cube = Domain::<3>::unit().unwrap();
+    let cube = Domain::<3>::unit();
     check("3D ball", coverage(&[[0.5, 0.5, 0.5]], &cube, 0.4, probes, 5), 4.0 / 3.0 * PI * 0.064);
     // 1D: two points whose intervals overlap.
-    let line = Domain::<1>::unit().unwrap();
+    let line = Domain::<1>::unit();
     check("1D intervals", coverage(&[[0.2], [0.3]], &line, 0.1, probes, 6), 0.3);
 }

@@ -71,7 +71,7 @@ fn fcc_lattice_is_the_densest_3d_packing() {
 #[test]
 fn jittered_grid_matches_sinc_formula() {
     let (m, k) = (32usize, 32usize);
-    let torus = Domain::<2>::unit().unwrap().periodic();
+    let torus = Domain::<2>::unit().periodic();
     let mut spectrum = SpectrumAccumulator::new(SpectrumOptions::new(2 * m));
     for seed in 0..k {
         spectrum.add(&jittered_grid(m, 500 + seed as u64), &torus);
@@ -123,7 +123,7 @@ fn jittered_grid_matches_sinc_formula() {
 /// ring is 32.
 #[test]
 fn square_grid_nyquist_is_half_sqrt_n() {
-    let torus = Domain::<2>::unit().unwrap().periodic();
+    let torus = Domain::<2>::unit().periodic();
     let radial =
         radial_spectrum(&square_grid(32), &torus, SpectrumOptions::for_points(2, 1024, 2.0));
     eprintln!(

@@ -33,7 +33,7 @@ macro_rules! white_noise_nn_case {
         fn $name() {
             const D: usize = $d;
             let (n, k) = (2000, 4);
-            let torus = Domain::<D>::unit().unwrap().periodic();
+            let torus = Domain::<D>::unit().periodic();
             let theory = WhiteNoiseTheory::for_domain(&torus, n);
             let r = radius_for_cluster_rate(D, n, 0.2);
             let (mut mean_sum, mut clustered, mut pairs) = (0.0, 0.0, 0u64);
@@ -83,7 +83,7 @@ white_noise_nn_case!(white_noise_nn_torus_6d, 6);
 /// neighbours away; the excess, 1.3 %, is 7 of its standard errors here).
 #[test]
 fn closed_square_matches_border_formula() {
-    let square = Domain::<2>::unit().unwrap();
+    let square = Domain::<2>::unit();
     let (n, k, r) = (2000, 8, 0.007);
     let q = std::f64::consts::PI * r * r - 8.0 * r.powi(3) / 3.0 + r.powi(4) / 2.0;
     let pairs_per_set = (n * (n - 1)) as f64 / 2.0;
@@ -117,7 +117,7 @@ fn closed_square_matches_border_formula() {
 /// 0.5 dB of −10 log10 16 = −12.04 dB; the effective Nyquist frequency is 0.
 #[test]
 fn white_noise_spectrum_is_flat_2d() {
-    let torus = Domain::<2>::unit().unwrap().periodic();
+    let torus = Domain::<2>::unit().periodic();
     let (n, k) = (1024, 16);
     let mut spectrum = SpectrumAccumulator::new(SpectrumOptions::for_points(2, n, 2.0));
     for points in white_noise_sets(&torus, n, k, 2024) {
@@ -152,7 +152,7 @@ fn white_noise_spectrum_is_flat_2d() {
 /// means within Chernoff bounds at a family-wise false-alarm rate of 1e-6.
 #[test]
 fn white_noise_spectrum_is_flat_3d() {
-    let torus = Domain::<3>::unit().unwrap().periodic();
+    let torus = Domain::<3>::unit().periodic();
     let (n, k) = (512, 8);
     let mut spectrum = SpectrumAccumulator::new(SpectrumOptions::for_points(3, n, 2.0));
     for points in white_noise_sets(&torus, n, k, 3033) {
@@ -176,7 +176,7 @@ fn white_noise_spectrum_is_flat_3d() {
 #[test]
 fn white_noise_pair_correlation_is_one() {
     let n = 3000;
-    let torus = Domain::<2>::unit().unwrap().periodic();
+    let torus = Domain::<2>::unit().periodic();
     let points = &white_noise_sets(&torus, n, 1, 99)[0];
     let pcf = pair_correlation(points, &torus, 0.005, 0.1);
     assert_eq!(pcf.edge_correction, EdgeCorrection::Periodic);
@@ -188,7 +188,7 @@ fn white_noise_pair_correlation_is_one() {
         assert!((bin.pairs as f64 - want).abs() < 5.0 * sd, "torus bin {:?}", bin);
         assert!((bin.g - bin.pairs as f64 / want).abs() < 1e-9);
     }
-    let square = Domain::<2>::unit().unwrap();
+    let square = Domain::<2>::unit();
     let pcf = pair_correlation(points, &square, 0.005, 0.1);
     assert_eq!(pcf.edge_correction, EdgeCorrection::Translation);
     let mean_g = pcf.bins.iter().map(|b| b.g).sum::<f64>() / pcf.bins.len() as f64;
@@ -204,7 +204,7 @@ fn white_noise_pair_correlation_is_one() {
 #[test]
 fn white_noise_discrepancy_matches_expectation() {
     fn case<const D: usize>() {
-        let cube = Domain::<D>::unit().unwrap();
+        let cube = Domain::<D>::unit();
         let (n, k) = (256, 200);
         let values: Vec<f64> = white_noise_sets(&cube, n, k, 4000 + D as u64)
             .iter()

@@ -1,13 +1,22 @@
 //! Bridson's algorithm: fast Poisson-disk sampling in any dimension.
+//!
+//! [`Bridson`] is the validated configuration; [`BridsonFill`] the state of one run, which
+//! can start from given points, advance a step at a time, stop and resume.
+//! [`Bridson::sample`] is a [`BridsonFill`] run in one go.
 
+use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::{CellHeads, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads};
-use crate::packing::{check_max_points, check_radius, max_points_estimate};
+use crate::grid::{
+    CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads, Tuning,
+};
+use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
+use crate::region::{Region, WholeDomain};
 use crate::rng::{fill_symmetric_32, standard_normal_pair, uniform_index, uniform01};
-use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
+use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
+use std::sync::Arc;
 
 /// How far from its active point a candidate is drawn, within the shell `[r, 2r]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -21,12 +30,6 @@ pub enum CandidateDistance {
     /// what several other implementations do; use it to compare with them like for like.
     UniformInRadius,
 }
-
-/// Default attempts per active point, as in Bridson (2007).
-pub const DEFAULT_ATTEMPTS: u32 = 30;
-
-/// Default memory allowed for a dense background grid before it becomes a hash map (256 MiB).
-pub const DEFAULT_DENSE_GRID_LIMIT: usize = 256 << 20;
 
 /// Bridson's algorithm (Bridson 2007, "Fast Poisson disk sampling in arbitrary dimensions").
 ///
@@ -44,11 +47,19 @@ pub const DEFAULT_DENSE_GRID_LIMIT: usize = 256 << 20;
 /// than `r`: with r/√D cells that is ⌈√D⌉ cells along an axis, not the 5^D block that is only
 /// enough up to D = 4 (docs/algorithms.md).
 ///
+/// Configured with [`Bridson::builder`] (or [`Bridson::new`] for the defaults), whose
+/// [`build`](BridsonBuilder::build) checks everything once, the point limit included.
+///
 /// ```
-/// use poisson_nd::{Bridson, Domain, Sampler};
-/// let bridson = Bridson::new(Domain::<2>::unit()?, 0.05)?;
-/// let set = bridson.sample_seeded(usize::MAX, 7);
+/// use poisson_nd::{Bridson, Domain, FillSampler, Sampler};
+/// let bridson = Bridson::new(Domain::<2>::unit(), 0.05)?;
+/// let set = bridson.fill_seeded(7);
 /// assert!(set.len() > 200);
+/// // At most 100 points: the same run, cut short.
+/// assert_eq!(bridson.sample_seeded(100, 7).points[..], set.points[..100]);
+/// // A radius whose densest packing passes the default limit needs a higher one.
+/// let fine = Bridson::builder(Domain::<2>::unit(), 1e-4).with_max_points(200_000_000).build()?;
+/// assert_eq!(fine.max_points(), 200_000_000);
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -58,69 +69,50 @@ pub struct Bridson<const D: usize> {
     attempts: u32,
     max_points: usize,
     resolution: GridResolution,
-    dense_grid_limit: usize,
-    layout: GridLayout<D>,
+    tuning: Tuning,
+    /// Shared with every run's grid.
+    layout: Arc<GridLayout<D>>,
     candidate_distance: CandidateDistance,
 }
 
-impl<const D: usize> Bridson<D> {
-    /// Bridson's sampler in `domain` with minimum distance `radius` and the defaults:
-    /// k = 30, the point limit [`DEFAULT_MAX_POINTS`], grid resolution
-    /// [`GridResolution::default`] (coarse cells).
-    ///
-    /// Errors: `D = 0`, a radius that is not finite and positive, or a radius so small for
-    /// the box that the densest packing would pass the point limit.
-    pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
-        let resolution = GridResolution::default();
-        let max_points = DEFAULT_MAX_POINTS;
-        check_radius(&domain, radius, max_points)?;
-        let layout = GridLayout::new(&domain, radius, resolution, DEFAULT_DENSE_GRID_LIMIT)?;
-        Ok(Bridson {
-            domain,
-            radius,
-            attempts: DEFAULT_ATTEMPTS,
-            max_points,
-            resolution,
-            dense_grid_limit: DEFAULT_DENSE_GRID_LIMIT,
-            layout,
-            candidate_distance: CandidateDistance::default(),
-        })
-    }
+/// The configuration of a [`Bridson`] sampler before it is checked: every setter is
+/// infallible and [`build`](Self::build) validates the whole once.
+#[derive(Debug, Clone)]
+pub struct BridsonBuilder<const D: usize> {
+    domain: Domain<D>,
+    radius: f64,
+    attempts: u32,
+    max_points: usize,
+    resolution: GridResolution,
+    tuning: Tuning,
+    candidate_distance: CandidateDistance,
+}
 
-    /// Sets `k`, the candidates tried around an active point before it retires (default 30).
-    /// More attempts give denser sets at a higher cost. Errors when `k = 0`.
-    pub fn with_attempts(mut self, k: u32) -> Result<Self, Error> {
-        if k == 0 {
-            return Err(Error::ZeroCount("k (attempts per active point)"));
-        }
+impl<const D: usize> BridsonBuilder<D> {
+    /// Sets `k`, the candidates tried around an active point before it retires (default
+    /// [`defaults::ATTEMPTS`], 30). More attempts give denser sets at a higher cost; `k = 0`
+    /// is an error at [`build`](Self::build).
+    #[must_use]
+    pub fn with_attempts(mut self, k: u32) -> Self {
         self.attempts = k;
-        Ok(self)
+        self
     }
 
-    /// Sets the point limit. Errors when it is 0, larger than the grid can index, or when
-    /// the densest packing of the box at this radius would still pass it.
-    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        check_max_points(&self.domain, self.radius, max_points)?;
+    /// Sets the point limit (default [`defaults::MAX_POINTS`]). It must hold the densest
+    /// packing of the box at the radius, which [`build`](Self::build) checks.
+    #[must_use]
+    pub fn with_max_points(mut self, max_points: usize) -> Self {
         self.max_points = max_points;
-        Ok(self)
+        self
     }
 
     /// Chooses the background grid's resolution (default: [`GridResolution::Coarse`]).
     /// The grid only answers "is a point closer than r?", so the output is bit-identical for
-    /// every resolution; only the speed changes. Errors as [`Bridson::new`].
-    pub fn with_grid(mut self, resolution: GridResolution) -> Result<Self, Error> {
-        self.layout =
-            GridLayout::new(&self.domain, self.radius, resolution, self.dense_grid_limit)?;
+    /// every resolution; only the speed changes.
+    #[must_use]
+    pub fn with_grid(mut self, resolution: GridResolution) -> Self {
         self.resolution = resolution;
-        Ok(self)
-    }
-
-    /// Sets the memory a dense background grid may take (default 256 MiB); past it cells are
-    /// kept in a hash map whose size follows the number of points. Errors as [`Bridson::new`].
-    pub fn with_dense_grid_limit(mut self, bytes: usize) -> Result<Self, Error> {
-        self.layout = GridLayout::new(&self.domain, self.radius, self.resolution, bytes)?;
-        self.dense_grid_limit = bytes;
-        Ok(self)
+        self
     }
 
     /// Chooses how candidates are spread over the shell `[r, 2r]` (default
@@ -129,6 +121,77 @@ impl<const D: usize> Bridson<D> {
     pub fn with_candidate_distance(mut self, distance: CandidateDistance) -> Self {
         self.candidate_distance = distance;
         self
+    }
+
+    /// Advanced: grid tuning that changes speed and memory, never the points.
+    #[must_use]
+    pub fn with_tuning(mut self, tuning: Tuning) -> Self {
+        self.tuning = tuning;
+        self
+    }
+
+    /// Checks the configuration and lays out the grid.
+    ///
+    /// Errors: `D = 0`; a radius that is not finite and positive; `k = 0`; a point limit of
+    /// 0 or above 2147483647; a radius so small for the box that its densest packing would
+    /// pass the point limit ([`Error::TooManyPoints`]); a grid with more cells than can be
+    /// indexed.
+    pub fn build(self) -> Result<Bridson<D>, Error> {
+        check_radius(&self.domain, self.radius, self.max_points)?;
+        if self.attempts == 0 {
+            return Err(Error::ZeroCount("k (attempts per active point)"));
+        }
+        let layout = GridLayout::for_rule(
+            &self.domain,
+            &ConstantRadius::new(self.radius),
+            self.resolution,
+            self.tuning.dense_grid_limit(),
+        )?;
+        Ok(Bridson {
+            domain: self.domain,
+            radius: self.radius,
+            attempts: self.attempts,
+            max_points: self.max_points,
+            resolution: self.resolution,
+            tuning: self.tuning,
+            layout: Arc::new(layout),
+            candidate_distance: self.candidate_distance,
+        })
+    }
+}
+
+impl<const D: usize> Bridson<D> {
+    /// The configuration of Bridson's sampler in `domain` with minimum distance `radius`,
+    /// with every default; set what you need, then [`build`](BridsonBuilder::build).
+    pub fn builder(domain: Domain<D>, radius: f64) -> BridsonBuilder<D> {
+        BridsonBuilder {
+            domain,
+            radius,
+            attempts: defaults::ATTEMPTS,
+            max_points: defaults::MAX_POINTS,
+            resolution: GridResolution::default(),
+            tuning: Tuning::default(),
+            candidate_distance: CandidateDistance::default(),
+        }
+    }
+
+    /// Bridson's sampler with every default: `Bridson::builder(domain, radius).build()`.
+    /// Errors as [`BridsonBuilder::build`].
+    pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
+        Self::builder(domain, radius).build()
+    }
+
+    /// This sampler's configuration, to change and build again.
+    pub fn to_builder(&self) -> BridsonBuilder<D> {
+        BridsonBuilder {
+            domain: self.domain,
+            radius: self.radius,
+            attempts: self.attempts,
+            max_points: self.max_points,
+            resolution: self.resolution,
+            tuning: self.tuning,
+            candidate_distance: self.candidate_distance,
+        }
     }
 
     /// How candidates are spread over the shell.
@@ -146,21 +209,43 @@ impl<const D: usize> Bridson<D> {
         self.attempts
     }
 
+    /// The point limit.
+    pub fn max_points(&self) -> usize {
+        self.max_points
+    }
+
     /// The grid resolution in use.
     pub fn resolution(&self) -> GridResolution {
         self.resolution
     }
 
+    /// The state of a new run with no points yet: add points or seeds to it, then run it
+    /// (see [`BridsonFill`]).
+    pub fn start_fill(&self) -> BridsonFill<D> {
+        let estimate = max_points_estimate(&self.domain, self.radius) as usize;
+        BridsonFill::new(self.clone(), estimate.min(1 << 16))
+    }
+}
+
+/// Advanced: the background grid's internals, for tests and performance work.
+impl<const D: usize> Bridson<D> {
     /// Number of cells searched around each candidate.
-    pub fn neighbourhood_len(&self) -> usize {
+    pub fn advanced_neighbourhood_len(&self) -> usize {
         self.layout.neighbourhood_len()
     }
 
     /// Whether the background grid is a dense array (`false`: a hash map).
-    pub fn is_grid_dense(&self) -> bool {
+    pub fn advanced_is_grid_dense(&self) -> bool {
         self.layout.is_dense()
     }
 
+    /// The grid tuning in use.
+    pub fn advanced_tuning(&self) -> Tuning {
+        self.tuning
+    }
+}
+
+impl<const D: usize> Bridson<D> {
     /// A candidate in the shell `[r, 2r]` around `centre`, spread as `candidate_distance` says.
     #[inline(always)]
     fn shell_candidate<R: Rng + ?Sized>(&self, centre: &Point<D>, rng: &mut R) -> Point<D> {
@@ -246,73 +331,304 @@ impl<const D: usize> Sampler<D> for Bridson<D> {
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
         let target = n.min(self.max_points);
-        let (points, exhausted, attempts) = if target == 0 {
-            (Vec::new(), false, 0)
-        } else if self.layout.is_dense() {
-            self.fill::<DenseHeads, R>(target, rng)
-        } else {
-            self.fill::<HashedHeads, R>(target, rng)
+        if target == 0 {
+            return PointSet::new(Vec::new(), self.domain, StopReason::TargetReached, 0);
+        }
+        let estimate = max_points_estimate(&self.domain, self.radius) as usize;
+        let mut fill = BridsonFill::new(self.clone(), target.min(estimate));
+        fill.add_random(rng);
+        let stop = match fill.run_until(target, rng) {
+            StopReason::TargetReached if target < n => StopReason::PointLimit,
+            stop => stop,
         };
-        let stop = if exhausted {
+        fill.stop = stop;
+        fill.into_point_set()
+    }
+
+    fn try_fill<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<PointSet<D>> {
+        Some(self.fill(rng))
+    }
+}
+
+impl<const D: usize> FillSampler<D> for Bridson<D> {
+    fn fill<R: Rng + ?Sized>(&self, rng: &mut R) -> PointSet<D> {
+        self.sample(usize::MAX, rng)
+    }
+}
+
+/// What one [`BridsonFill::step`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FillStep {
+    /// A candidate was accepted: it is the point with this index, and active.
+    Added(usize),
+    /// All `k` candidates of the chosen active point failed; it is no longer active.
+    Retired,
+    /// No point is active: the run cannot go on (the front is dead). Adding points revives
+    /// it.
+    Exhausted,
+    /// The point limit is reached.
+    PointLimit,
+}
+
+/// The grid of a run, in the storage the layout chose; the loop is compiled once for each.
+#[derive(Debug)]
+enum FillGrid<const D: usize> {
+    Dense(Grid<D, DenseHeads, ConstantRadius>),
+    Hashed(Grid<D, HashedHeads, ConstantRadius>),
+}
+
+/// Runs `$body` with `$grid` bound to the run's grid, whatever its storage.
+macro_rules! with_grid {
+    ($fill:expr, $grid:ident => $body:expr) => {
+        match $fill {
+            FillGrid::Dense($grid) => $body,
+            FillGrid::Hashed($grid) => $body,
+        }
+    };
+}
+
+/// The state of one run of Bridson's algorithm: the points so far, which of them are active,
+/// and the work done. It can be built up and advanced piece by piece, stopped and resumed;
+/// [`Bridson::sample`] is `add_random` then `run_until(n)` on a new one, so a run taken in
+/// steps gives the same points as one taken at once, for the same generator.
+///
+/// - **Starting points.** [`add`](Self::add) stores a given point (wrapped into a periodic
+///   box) when it is admissible and keeps the minimum distance to the points already there;
+///   it becomes active, so the run grows around it. Stored points never move. Several seeds,
+///   or a whole existing set, are several calls.
+/// - **Running.** [`step`](Self::step) tries the candidates around one active point;
+///   [`run_until`](Self::run_until) steps until a number of points; [`run`](Self::run) until
+///   no point is active.
+/// - **Result.** [`points`](Self::points) at any time; [`into_point_set`](Self::into_point_set)
+///   at the end.
+///
+/// ```
+/// use poisson_nd::{Bridson, Domain, StopReason};
+/// use poisson_nd::rng::rng_from_seed;
+/// let bridson = Bridson::new(Domain::<2>::unit(), 0.05)?;
+/// let mut fill = bridson.start_fill();
+/// // Two seeds far apart, and a point too close to the first one.
+/// assert!(fill.add([0.1, 0.1]));
+/// assert!(fill.add([0.9, 0.9]));
+/// assert!(!fill.add([0.12, 0.1]));
+/// let mut rng = rng_from_seed(3);
+/// assert_eq!(fill.run_until(50, &mut rng), StopReason::TargetReached);
+/// assert_eq!(fill.run(&mut rng), StopReason::Exhausted);
+/// let set = fill.into_point_set();
+/// assert_eq!(set.points[..2], [[0.1, 0.1], [0.9, 0.9]]);
+/// # Ok::<(), poisson_nd::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct BridsonFill<const D: usize> {
+    sampler: Bridson<D>,
+    region: WholeDomain<D>,
+    grid: FillGrid<D>,
+    /// Indices of the active points.
+    active: Vec<u32>,
+    attempts: u64,
+    /// Why the latest run stopped.
+    stop: StopReason,
+}
+
+impl<const D: usize> BridsonFill<D> {
+    /// An empty run of `sampler`, with room for `capacity` points before it reallocates.
+    fn new(sampler: Bridson<D>, capacity: usize) -> Self {
+        let rule = ConstantRadius::new(sampler.radius);
+        let layout = Arc::clone(&sampler.layout);
+        let grid = if layout.is_dense() {
+            FillGrid::Dense(Grid::new(layout, rule, capacity))
+        } else {
+            FillGrid::Hashed(Grid::new(layout, rule, capacity))
+        };
+        BridsonFill {
+            region: WholeDomain::new(sampler.domain),
+            sampler,
+            grid,
+            active: Vec::new(),
+            attempts: 0,
+            stop: StopReason::TargetReached,
+        }
+    }
+
+    /// The points so far, in the order they were stored.
+    pub fn points(&self) -> &[Point<D>] {
+        with_grid!(&self.grid, grid => grid.points())
+    }
+
+    /// Number of points so far.
+    pub fn len(&self) -> usize {
+        self.points().len()
+    }
+
+    /// Whether no point is stored yet.
+    pub fn is_empty(&self) -> bool {
+        self.points().is_empty()
+    }
+
+    /// Number of active points: those around which candidates may still be tried.
+    pub fn active_len(&self) -> usize {
+        self.active.len()
+    }
+
+    /// Candidates drawn so far (given points are not counted; a random seed is).
+    pub fn attempts(&self) -> u64 {
+        self.attempts
+    }
+
+    /// The sampler this run belongs to.
+    pub fn sampler(&self) -> &Bridson<D> {
+        &self.sampler
+    }
+
+    /// Stores `p` as an active point, unless it lies outside the region (outside a closed
+    /// box; a periodic box wraps it), is closer than `r` to a stored point, or the point
+    /// limit is reached. Returns whether it was stored. Stored points are never moved.
+    pub fn add(&mut self, p: Point<D>) -> bool {
+        if self.len() >= self.sampler.max_points {
+            return false;
+        }
+        let Some(p) = self.region.admit(&self.sampler.domain, &p) else { return false };
+        let index = with_grid!(&mut self.grid, grid => {
+            if grid.has_conflict(&p, ()) {
+                return false;
+            }
+            grid.insert(p, ())
+        });
+        self.active.push(index);
+        true
+    }
+
+    /// Draws one point uniformly in the domain and [`add`](Self::add)s it (one attempt):
+    /// how a run starts without given points. Returns whether it was stored.
+    pub fn add_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
+        let p = self.sampler.domain.uniform_point(rng);
+        self.attempts += 1;
+        self.add(p)
+    }
+
+    /// One step: picks an active point at random and tries up to `k` candidates around it;
+    /// the first with no point closer than `r` is stored and becomes active, and if none
+    /// is, the active point retires.
+    pub fn step<R: Rng + ?Sized>(&mut self, rng: &mut R) -> FillStep {
+        if self.len() >= self.sampler.max_points {
+            self.stop = StopReason::PointLimit;
+            return FillStep::PointLimit;
+        }
+        if self.active.is_empty() {
+            self.stop = StopReason::Exhausted;
+            return FillStep::Exhausted;
+        }
+        let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
+        let mut attempts = self.attempts;
+        let added = with_grid!(&mut self.grid, grid => {
+            try_around(sampler, region, grid, active, &mut attempts, rng)
+        });
+        self.attempts = attempts;
+        if added { FillStep::Added(self.len() - 1) } else { FillStep::Retired }
+    }
+
+    /// Steps until there are `target` points ([`StopReason::TargetReached`]), no point is
+    /// active ([`StopReason::Exhausted`]) or the point limit stops it first
+    /// ([`StopReason::PointLimit`]). Can be called again, with a higher target or after
+    /// adding points.
+    pub fn run_until<R: Rng + ?Sized>(&mut self, target: usize, rng: &mut R) -> StopReason {
+        let limit = target.min(self.sampler.max_points);
+        let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
+        let mut attempts = self.attempts;
+        let exhausted = with_grid!(&mut self.grid, grid => {
+            run_loop(sampler, region, grid, active, &mut attempts, limit, rng)
+        });
+        self.attempts = attempts;
+        self.stop = if exhausted {
             StopReason::Exhausted
-        } else if target == n {
+        } else if limit == target {
             StopReason::TargetReached
         } else {
             StopReason::PointLimit
         };
-        PointSet { points, domain: self.domain, stop, attempts }
+        self.stop
+    }
+
+    /// Steps until no point is active ([`StopReason::Exhausted`]) or the point limit is
+    /// reached ([`StopReason::PointLimit`]).
+    pub fn run<R: Rng + ?Sized>(&mut self, rng: &mut R) -> StopReason {
+        match self.run_until(usize::MAX, rng) {
+            StopReason::TargetReached => StopReason::PointLimit,
+            stop => stop,
+        }
+    }
+
+    /// Ends the run: its points, with the reason the latest run stopped and the attempts.
+    pub fn into_point_set(self) -> PointSet<D> {
+        let domain = self.sampler.domain;
+        let points = with_grid!(self.grid, grid => grid.into_points());
+        PointSet::new(points, domain, self.stop, self.attempts)
     }
 }
 
-impl<const D: usize> Bridson<D> {
-    /// The algorithm proper, compiled once per cell storage. Returns the points, whether the
-    /// active list emptied before `target` points, and the candidates drawn.
-    fn fill<H: CellHeads, R: Rng + ?Sized>(
-        &self,
-        target: usize,
-        rng: &mut R,
-    ) -> (Vec<Point<D>>, bool, u64) {
-        let estimate = max_points_estimate(&self.domain, self.radius) as usize;
-        let mut grid = Grid::<D, H>::new(&self.layout, target.min(estimate));
-        let mut active: Vec<u32> = vec![grid.insert(self.domain.uniform_point(rng))];
-        let mut attempts = 1u64;
-
-        while grid.points().len() < target {
-            if active.is_empty() {
-                return (grid.into_points(), true, attempts);
-            }
-            let slot = uniform_index(rng, active.len());
-            let centre = grid.points()[active[slot] as usize];
-            let mut accepted = false;
-            // The candidates below read the cells around the centre, which (the active point
-            // having been picked at random along the whole front) are usually not in the
-            // nearer caches: reading their heads first lets those misses overlap. 1.2× in 3D
-            // at 10^6 points (docs/performance.md).
-            std::hint::black_box(grid.warm_around(&centre));
-            // Each candidate is drawn one step ahead, before the previous one is tested: the
-            // draw (a chain of dependent arithmetic) then runs while the test waits on memory
-            // and is not thrown away when the test's branches mispredict. On acceptance the
-            // candidate drawn ahead is discarded; the draws stay independent of the outcome,
-            // so the distribution is unchanged. 1.2× faster in 2D.
-            let mut next = self.shell_candidate(&centre, rng);
-            for attempt in 1..=self.attempts {
-                attempts += 1;
-                let candidate = next;
-                if attempt < self.attempts {
-                    next = self.shell_candidate(&centre, rng);
-                }
-                // Outside a closed box the candidate is lost; in a periodic one it wraps.
-                let Some(candidate) = self.domain.wrap(&candidate) else { continue };
-                if !grid.has_point_within_radius(&candidate) {
-                    active.push(grid.insert(candidate));
-                    accepted = true;
-                    break;
-                }
-            }
-            if !accepted {
-                active.swap_remove(slot);
-            }
+/// The algorithm proper, compiled once per cell storage and region: steps until `target`
+/// points or until no point is active; returns whether the latter ended it.
+fn run_loop<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+    sampler: &Bridson<D>,
+    region: &G,
+    grid: &mut Grid<D, H, ConstantRadius>,
+    active: &mut Vec<u32>,
+    attempts: &mut u64,
+    target: usize,
+    rng: &mut R,
+) -> bool {
+    // Counted in a local, so that it stays in a register.
+    let mut count = *attempts;
+    let mut exhausted = false;
+    while grid.points().len() < target {
+        if active.is_empty() {
+            exhausted = true;
+            break;
         }
-        (grid.into_points(), false, attempts)
+        try_around(sampler, region, grid, active, &mut count, rng);
     }
+    *attempts = count;
+    exhausted
+}
+
+/// One step of the algorithm: candidates around a random active point (there must be one);
+/// returns whether one was stored.
+#[inline(always)]
+fn try_around<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+    sampler: &Bridson<D>,
+    region: &G,
+    grid: &mut Grid<D, H, ConstantRadius>,
+    active: &mut Vec<u32>,
+    attempts: &mut u64,
+    rng: &mut R,
+) -> bool {
+    let slot = uniform_index(rng, active.len());
+    let centre = grid.points()[active[slot] as usize];
+    // The candidates below read the cells around the centre, which (the active point
+    // having been picked at random along the whole front) are usually not in the
+    // nearer caches: reading their heads first lets those misses overlap. 1.2× in 3D
+    // at 10^6 points (docs/performance.md).
+    std::hint::black_box(grid.warm_around(&centre));
+    // Each candidate is drawn one step ahead, before the previous one is tested: the
+    // draw (a chain of dependent arithmetic) then runs while the test waits on memory
+    // and is not thrown away when the test's branches mispredict. On acceptance the
+    // candidate drawn ahead is discarded; the draws stay independent of the outcome,
+    // so the distribution is unchanged. 1.2× faster in 2D.
+    let mut next = sampler.shell_candidate(&centre, rng);
+    for attempt in 1..=sampler.attempts {
+        *attempts += 1;
+        let candidate = next;
+        if attempt < sampler.attempts {
+            next = sampler.shell_candidate(&centre, rng);
+        }
+        // Outside the region the candidate is lost; in a periodic box it wraps first.
+        let Some(candidate) = region.admit(&sampler.domain, &candidate) else { continue };
+        if !grid.has_conflict(&candidate, ()) {
+            active.push(grid.insert(candidate, ()));
+            return true;
+        }
+    }
+    active.swap_remove(slot);
+    false
 }

@@ -1,21 +1,17 @@
 //! Dart throwing: the naive Poisson-disk baseline, and the same process sped up by a grid.
 
+use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::{CellHeads, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads};
-use crate::packing::{check_max_points, check_radius, max_points_estimate};
+use crate::grid::{
+    CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads, Tuning,
+};
+use crate::packing::{check_radius, max_points_estimate};
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
-use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
-use crate::samplers::bridson::DEFAULT_DENSE_GRID_LIMIT;
+use crate::region::{Region, WholeDomain};
+use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
-
-/// Default number of consecutive rejected darts after which dart throwing gives up.
-///
-/// When a run stops this way, the darts that still could have landed (the uncovered part of
-/// the domain) are likely a small fraction of it: if that fraction were `f`, `m` misses in a
-/// row would happen with probability `(1 − f)^m`, below 5 % for `f ≥ 3/m`. With the default
-/// the uncovered fraction is below 0.03 % at 95 % confidence.
-pub const DEFAULT_MAX_MISSES: u64 = 10_000;
+use std::sync::Arc;
 
 /// Dart throwing (Cook 1986, "Stochastic sampling in computer graphics"; the random
 /// sequential adsorption of physics): uniform candidates ("darts") anywhere in the domain,
@@ -23,34 +19,38 @@ pub const DEFAULT_MAX_MISSES: u64 = 10_000;
 ///
 /// The run stops at `n` points ([`StopReason::TargetReached`]), at the point limit
 /// ([`StopReason::PointLimit`]), or after `max_misses` rejections in a row
-/// ([`StopReason::Exhausted`]; default [`DEFAULT_MAX_MISSES`]).
+/// ([`StopReason::Exhausted`]; default [`defaults::MAX_MISSES`]).
 /// [`PointSet::attempts`] counts every dart, accepted or rejected.
 ///
 /// Guarantees: every pair of points is at least `r` apart (toroidally in a periodic domain),
 /// every point lies in the domain, and the run ends after at most
 /// `(N_max + 1) · max_misses` darts, where `N_max` is the densest-packing bound that the
 /// constructor checks against the point limit. The set is not guaranteed to be maximal; the
-/// more misses are allowed, the closer it gets (see [`DEFAULT_MAX_MISSES`]).
+/// more misses are allowed, the closer it gets (see [`defaults::MAX_MISSES`]).
 ///
 /// Two ways to run the same process, with bit-identical output for the same seed (the same
-/// darts, the same decisions):
+/// darts, the same decisions); both are named `"dart-throwing"`:
 /// - by default each dart is checked against **every** accepted point: O(N) per dart, O(A·N)
-///   for A darts. This is the naive baseline, quadratic on purpose; its name is
+///   for A darts. This is the naive baseline, quadratic on purpose; its label is
 ///   `"dart-throwing"`.
-/// - [`with_grid`](Self::with_grid) looks darts up in the background grid that Bridson's
-///   algorithm uses: O(1) expected per dart for a fixed D, O(A) in all. Its name is
-///   `"dart-throwing-grid"`; with a large `max_misses` it makes nearly maximal sets
+/// - [`with_grid`](DartThrowingBuilder::with_grid) looks darts up in the background grid that
+///   Bridson's algorithm uses: O(1) expected per dart for a fixed D, O(A) in all. Its label
+///   is `"dart-throwing-grid"`; with a large `max_misses` it makes nearly maximal sets
 ///   (random sequential adsorption close to saturation) at moderate N.
 ///
+/// Configured with [`DartThrowing::builder`] (or [`DartThrowing::new`] for the defaults),
+/// whose [`build`](DartThrowingBuilder::build) checks everything once.
+///
 /// ```
-/// use poisson_nd::{DartThrowing, Domain, GridResolution, Sampler};
-/// let domain = Domain::<2>::unit()?;
-/// let naive = DartThrowing::new(domain, 0.05)?.with_max_misses(2_000)?;
-/// let set = naive.sample_seeded(usize::MAX, 42);
+/// use poisson_nd::{DartThrowing, Domain, FillSampler, GridResolution, Sampler};
+/// let domain = Domain::<2>::unit();
+/// let naive = DartThrowing::builder(domain, 0.05).with_max_misses(2_000).build()?;
+/// let set = naive.fill_seeded(42);
 /// assert!(set.len() > 200);
 /// // The grid gives the same points, faster.
-/// let fast = naive.clone().with_grid(GridResolution::Fine)?;
-/// assert_eq!(fast.sample_seeded(usize::MAX, 42).points, set.points);
+/// let fast = naive.to_builder().with_grid(GridResolution::Fine).build()?;
+/// assert_eq!(fast.fill_seeded(42).points, set.points);
+/// assert_eq!((fast.name(), fast.label().as_str()), ("dart-throwing", "dart-throwing-grid"));
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -59,54 +59,133 @@ pub struct DartThrowing<const D: usize> {
     radius: f64,
     max_misses: u64,
     max_points: usize,
+    tuning: Tuning,
     /// The grid layout when accelerated, `None` for the naive search.
-    grid: Option<(GridResolution, GridLayout<D>)>,
+    grid: Option<(GridResolution, Arc<GridLayout<D>>)>,
 }
 
-impl<const D: usize> DartThrowing<D> {
-    /// Naive dart throwing in `domain` with minimum distance `radius`, at most
-    /// [`DEFAULT_MAX_MISSES`] misses in a row and the point limit [`DEFAULT_MAX_POINTS`].
-    ///
-    /// Errors: `D = 0`, a radius that is not finite and positive, or a radius so small for
-    /// the box that the densest packing would pass the point limit.
-    pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
-        check_radius(&domain, radius, DEFAULT_MAX_POINTS)?;
-        Ok(DartThrowing {
-            domain,
-            radius,
-            max_misses: DEFAULT_MAX_MISSES,
-            max_points: DEFAULT_MAX_POINTS,
-            grid: None,
-        })
-    }
+/// The configuration of a [`DartThrowing`] sampler before it is checked: every setter is
+/// infallible and [`build`](Self::build) validates the whole once.
+#[derive(Debug, Clone)]
+pub struct DartThrowingBuilder<const D: usize> {
+    domain: Domain<D>,
+    radius: f64,
+    max_misses: u64,
+    max_points: usize,
+    tuning: Tuning,
+    grid: Option<GridResolution>,
+}
 
+impl<const D: usize> DartThrowingBuilder<D> {
     /// Sets how many darts in a row may miss before the run ends with
-    /// [`StopReason::Exhausted`] (default [`DEFAULT_MAX_MISSES`]). Errors when it is 0.
-    pub fn with_max_misses(mut self, max_misses: u64) -> Result<Self, Error> {
-        if max_misses == 0 {
-            return Err(Error::ZeroCount("max_misses"));
-        }
+    /// [`StopReason::Exhausted`] (default [`defaults::MAX_MISSES`]); 0 is an error at
+    /// [`build`](Self::build).
+    #[must_use]
+    pub fn with_max_misses(mut self, max_misses: u64) -> Self {
         self.max_misses = max_misses;
-        Ok(self)
+        self
     }
 
-    /// Sets the point limit. Errors when it is 0, above 2147483647, or when the densest
-    /// packing of the box at this radius would still pass it.
-    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        check_max_points(&self.domain, self.radius, max_points)?;
+    /// Sets the point limit (default [`defaults::MAX_POINTS`]). It must hold the densest
+    /// packing of the box at the radius, which [`build`](Self::build) checks.
+    #[must_use]
+    pub fn with_max_points(mut self, max_points: usize) -> Self {
         self.max_points = max_points;
-        Ok(self)
+        self
     }
 
     /// Looks darts up in a background grid of the given resolution instead of testing every
     /// accepted point (see [`GridResolution`]; [`GridResolution::default`] is the usual
-    /// choice). The points stay bit-identical; the name becomes `"dart-throwing-grid"`.
-    /// Errors when the grid would have too many cells to index.
-    pub fn with_grid(mut self, resolution: GridResolution) -> Result<Self, Error> {
-        let layout =
-            GridLayout::new(&self.domain, self.radius, resolution, DEFAULT_DENSE_GRID_LIMIT)?;
-        self.grid = Some((resolution, layout));
-        Ok(self)
+    /// choice). The points stay bit-identical; the label becomes `"dart-throwing-grid"`.
+    #[must_use]
+    pub fn with_grid(mut self, resolution: GridResolution) -> Self {
+        self.grid = Some(resolution);
+        self
+    }
+
+    /// Tests every accepted point (the default): the naive baseline.
+    #[must_use]
+    pub fn without_grid(mut self) -> Self {
+        self.grid = None;
+        self
+    }
+
+    /// Advanced: grid tuning that changes speed and memory, never the points.
+    #[must_use]
+    pub fn with_tuning(mut self, tuning: Tuning) -> Self {
+        self.tuning = tuning;
+        self
+    }
+
+    /// Checks the configuration and lays out the grid, if any.
+    ///
+    /// Errors: `D = 0`; a radius that is not finite and positive; `max_misses = 0`; a point
+    /// limit of 0 or above 2147483647; a radius so small for the box that its densest
+    /// packing would pass the point limit ([`Error::TooManyPoints`]); a grid with more cells
+    /// than can be indexed.
+    pub fn build(self) -> Result<DartThrowing<D>, Error> {
+        check_radius(&self.domain, self.radius, self.max_points)?;
+        if self.max_misses == 0 {
+            return Err(Error::ZeroCount("max_misses"));
+        }
+        let grid = match self.grid {
+            Some(resolution) => {
+                let layout = GridLayout::for_rule(
+                    &self.domain,
+                    &ConstantRadius::new(self.radius),
+                    resolution,
+                    self.tuning.dense_grid_limit(),
+                )?;
+                Some((resolution, Arc::new(layout)))
+            }
+            None => None,
+        };
+        Ok(DartThrowing {
+            domain: self.domain,
+            radius: self.radius,
+            max_misses: self.max_misses,
+            max_points: self.max_points,
+            tuning: self.tuning,
+            grid,
+        })
+    }
+}
+
+impl<const D: usize> DartThrowing<D> {
+    /// The configuration of naive dart throwing in `domain` with minimum distance `radius`,
+    /// with every default; set what you need, then [`build`](DartThrowingBuilder::build).
+    pub fn builder(domain: Domain<D>, radius: f64) -> DartThrowingBuilder<D> {
+        DartThrowingBuilder {
+            domain,
+            radius,
+            max_misses: defaults::MAX_MISSES,
+            max_points: defaults::MAX_POINTS,
+            tuning: Tuning::default(),
+            grid: None,
+        }
+    }
+
+    /// Naive dart throwing with every default: `DartThrowing::builder(domain, radius).build()`.
+    /// Errors as [`DartThrowingBuilder::build`].
+    pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
+        Self::builder(domain, radius).build()
+    }
+
+    /// This sampler's configuration, to change and build again.
+    pub fn to_builder(&self) -> DartThrowingBuilder<D> {
+        DartThrowingBuilder {
+            domain: self.domain,
+            radius: self.radius,
+            max_misses: self.max_misses,
+            max_points: self.max_points,
+            tuning: self.tuning,
+            grid: self.grid_resolution(),
+        }
+    }
+
+    /// The point limit.
+    pub fn max_points(&self) -> usize {
+        self.max_points
     }
 
     /// The minimum distance.
@@ -126,9 +205,10 @@ impl<const D: usize> DartThrowing<D> {
 
     /// The dart-throwing loop, shared by both searches so that they make the same decisions.
     /// Stops with `TargetReached` at `target` points or `Exhausted` after too many misses.
-    fn throw<R: Rng + ?Sized, A: AcceptedPoints<D>>(
+    fn throw<R: Rng + ?Sized, A: AcceptedPoints<D>, G: Region<D>>(
         &self,
         mut accepted: A,
+        region: &G,
         target: usize,
         rng: &mut R,
     ) -> (Vec<Point<D>>, StopReason, u64) {
@@ -137,7 +217,9 @@ impl<const D: usize> DartThrowing<D> {
         while accepted.len() < target {
             let dart = self.domain.uniform_point(rng);
             attempts += 1;
-            if accepted.has_point_within_radius(&dart) {
+            // A dart outside the region misses (never for the whole box, where the test
+            // compiles away).
+            if !region.contains_box_point(&dart) || accepted.has_point_within_radius(&dart) {
                 misses += 1;
                 if misses >= self.max_misses {
                     return (accepted.into_points(), StopReason::Exhausted, attempts);
@@ -191,16 +273,16 @@ impl<const D: usize> AcceptedPoints<D> for EveryPoint<D> {
     }
 }
 
-impl<const D: usize, H: CellHeads> AcceptedPoints<D> for Grid<'_, D, H> {
+impl<const D: usize, H: CellHeads> AcceptedPoints<D> for Grid<D, H, ConstantRadius> {
     fn len(&self) -> usize {
         self.points().len()
     }
     #[inline]
     fn has_point_within_radius(&self, p: &Point<D>) -> bool {
-        Grid::has_point_within_radius(self, p)
+        self.has_conflict(p, ())
     }
     fn insert(&mut self, p: Point<D>) {
-        Grid::insert(self, p);
+        Grid::insert(self, p, ());
     }
     fn into_points(self) -> Vec<Point<D>> {
         Grid::into_points(self)
@@ -209,7 +291,12 @@ impl<const D: usize, H: CellHeads> AcceptedPoints<D> for Grid<'_, D, H> {
 
 impl<const D: usize> Sampler<D> for DartThrowing<D> {
     fn name(&self) -> &'static str {
-        if self.grid.is_some() { "dart-throwing-grid" } else { "dart-throwing" }
+        "dart-throwing"
+    }
+
+    fn label(&self) -> String {
+        let label = if self.grid.is_some() { "dart-throwing-grid" } else { "dart-throwing" };
+        label.to_string()
     }
 
     fn domain(&self) -> &Domain<D> {
@@ -224,12 +311,16 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
         let target = n.min(self.max_points);
         let capacity = target.min(max_points_estimate(&self.domain, self.radius) as usize);
         let capacity = capacity.min(1 << 20);
+        let region = WholeDomain::new(self.domain);
+        let rule = ConstantRadius::new(self.radius);
         let (points, stop, attempts) = match &self.grid {
             Some((_, layout)) if layout.is_dense() => {
-                self.throw(Grid::<D, DenseHeads>::new(layout, capacity), target, rng)
+                let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
+                self.throw(grid, &region, target, rng)
             }
             Some((_, layout)) => {
-                self.throw(Grid::<D, HashedHeads>::new(layout, capacity), target, rng)
+                let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
+                self.throw(grid, &region, target, rng)
             }
             None => {
                 let accepted = EveryPoint {
@@ -237,7 +328,7 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
                     radius_squared: self.radius * self.radius,
                     torus: self.domain.is_periodic().then_some(*self.domain.extent()),
                 };
-                self.throw(accepted, target, rng)
+                self.throw(accepted, &region, target, rng)
             }
         };
         let stop = if stop == StopReason::TargetReached && target < n {
@@ -245,6 +336,16 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
         } else {
             stop
         };
-        PointSet { points, domain: self.domain, stop, attempts }
+        PointSet::new(points, self.domain, stop, attempts)
+    }
+
+    fn try_fill<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<PointSet<D>> {
+        Some(self.fill(rng))
+    }
+}
+
+impl<const D: usize> FillSampler<D> for DartThrowing<D> {
+    fn fill<R: Rng + ?Sized>(&self, rng: &mut R) -> PointSet<D> {
+        self.sample(usize::MAX, rng)
     }
 }

@@ -1,10 +1,11 @@
 //! The Halton sequence: radical inverses in the first D primes, plain or randomly scrambled.
 
+use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
 use crate::rng::uniform_index;
-use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
+use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
 
 /// The first 64 primes: the bases of the Halton sequence, one per axis.
@@ -47,7 +48,7 @@ pub const MAX_DIM: usize = PRIMES.len();
 ///
 /// ```
 /// use poisson_nd::{Domain, Halton, Sampler};
-/// let halton = Halton::new(Domain::<2>::unit()?)?;
+/// let halton = Halton::new(Domain::<2>::unit())?;
 /// let set = halton.sample_seeded(3, 42);
 /// assert_eq!(set.points, vec![[0.5, 1.0 / 3.0], [0.25, 2.0 / 3.0], [0.75, 1.0 / 9.0]]);
 /// // Scrambled: a different low-discrepancy set per seed.
@@ -65,7 +66,7 @@ pub struct Halton<const D: usize> {
 
 impl<const D: usize> Halton<D> {
     /// The plain Halton sequence in `domain`, starting at index 1, with the point limit
-    /// [`DEFAULT_MAX_POINTS`]. Errors when `D` is 0 or above [`MAX_DIM`].
+    /// [`defaults::MAX_POINTS`]. Errors when `D` is 0 or above [`MAX_DIM`].
     pub fn new(domain: Domain<D>) -> Result<Self, Error> {
         if D == 0 {
             return Err(Error::ZeroDimension);
@@ -77,7 +78,7 @@ impl<const D: usize> Halton<D> {
                 value: D as f64,
             });
         }
-        Ok(Halton { domain, skip: 0, randomized: false, max_points: DEFAULT_MAX_POINTS })
+        Ok(Halton { domain, skip: 0, randomized: false, max_points: defaults::MAX_POINTS })
     }
 
     /// Skips the first `s` points of the sequence: the first point has index `1 + s`.
@@ -88,14 +89,14 @@ impl<const D: usize> Halton<D> {
     }
 
     /// The randomly scrambled sequence (random digit permutations per axis and digit
-    /// position, drawn from the generator at each run). Its name is `"halton-randomized"`.
+    /// position, drawn from the generator at each run). Its label is `"halton-randomized"`.
     #[must_use]
     pub fn randomized(mut self) -> Self {
         self.randomized = true;
         self
     }
 
-    /// Caps the points one run may produce (default [`DEFAULT_MAX_POINTS`]); a larger `n`
+    /// Caps the points one run may produce (default [`defaults::MAX_POINTS`]); a larger `n`
     /// stops at the cap with [`StopReason::PointLimit`]. Errors when it is 0.
     pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
         if max_points == 0 {
@@ -162,7 +163,12 @@ fn radical_inverse(mut index: u64, base: u64, permutations: Option<(&[u16], usiz
 
 impl<const D: usize> Sampler<D> for Halton<D> {
     fn name(&self) -> &'static str {
-        if self.randomized { "halton-randomized" } else { "halton" }
+        "halton"
+    }
+
+    fn label(&self) -> String {
+        let label = if self.randomized { "halton-randomized" } else { "halton" };
+        label.to_string()
     }
 
     fn domain(&self) -> &Domain<D> {
@@ -213,7 +219,7 @@ impl<const D: usize> Sampler<D> for Halton<D> {
                 })
             })
             .collect();
-        PointSet { attempts: points.len() as u64, points, domain: self.domain, stop }
+        PointSet::new_unrejected(points, self.domain, stop)
     }
 }
 

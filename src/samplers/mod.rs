@@ -8,8 +8,8 @@ pub mod jittered_grid;
 pub mod white_noise;
 
 pub use best_candidate::BestCandidate;
-pub use bridson::{Bridson, CandidateDistance};
-pub use dart_throwing::DartThrowing;
+pub use bridson::{Bridson, BridsonBuilder, BridsonFill, CandidateDistance, FillStep};
+pub use dart_throwing::{DartThrowing, DartThrowingBuilder};
 pub use halton::Halton;
 pub use jittered_grid::JitteredGrid;
 pub use white_noise::WhiteNoise;

@@ -1,8 +1,9 @@
 //! Independent uniform points: the baseline every other sampler is compared with.
 
+use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::sampler::{DEFAULT_MAX_POINTS, PointSet, Sampler, StopReason};
+use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
 
 /// White noise: `n` independent points, each uniform in the domain (a binomial point process).
@@ -12,7 +13,7 @@ use rand::Rng;
 ///
 /// ```
 /// use poisson_nd::{Domain, Sampler, WhiteNoise};
-/// let noise = WhiteNoise::new(Domain::<3>::unit()?);
+/// let noise = WhiteNoise::new(Domain::<3>::unit());
 /// let set = noise.sample_seeded(1000, 42);
 /// assert_eq!(set.len(), 1000);
 /// # Ok::<(), poisson_nd::Error>(())
@@ -26,10 +27,10 @@ pub struct WhiteNoise<const D: usize> {
 impl<const D: usize> WhiteNoise<D> {
     /// White noise in `domain`.
     pub fn new(domain: Domain<D>) -> Self {
-        WhiteNoise { domain, max_points: DEFAULT_MAX_POINTS }
+        WhiteNoise { domain, max_points: defaults::MAX_POINTS }
     }
 
-    /// Caps the points one run may produce (default [`DEFAULT_MAX_POINTS`]); a larger `n`
+    /// Caps the points one run may produce (default [`defaults::MAX_POINTS`]); a larger `n`
     /// stops at the cap with [`StopReason::PointLimit`]. Errors when `max_points` is 0.
     pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
         if max_points == 0 {
@@ -53,6 +54,6 @@ impl<const D: usize> Sampler<D> for WhiteNoise<D> {
         let count = n.min(self.max_points);
         let points: Vec<_> = (0..count).map(|_| self.domain.uniform_point(rng)).collect();
         let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
-        PointSet { attempts: points.len() as u64, points, domain: self.domain, stop }
+        PointSet::new_unrejected(points, self.domain, stop)
     }
 }

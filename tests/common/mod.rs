@@ -36,7 +36,7 @@ pub fn close_pair<const D: usize>(
 pub fn awkward_box<const D: usize>() -> Domain<D> {
     let origin = std::array::from_fn(|i| -0.37 - 0.11 * i as f64);
     let extent = std::array::from_fn(|i| 1.0 + 0.173 * i as f64);
-    Domain::new(origin, extent).expect("valid box")
+    Domain::from_origin_and_extent(origin, extent).expect("valid box")
 }
 
 /// A radius at which Bridson fills `domain` with roughly `points` points.

@@ -15,7 +15,7 @@ use poisson_nd::{Domain, Point};
 /// use experiments::metrics::l2_star_discrepancy_squared;
 /// use poisson_nd::Domain;
 /// // One point at u in 1D: T² = 1/3 − (1 − u²) + (1 − u).
-/// let t2 = l2_star_discrepancy_squared(&[[0.25]], &Domain::<1>::unit()?);
+/// let t2 = l2_star_discrepancy_squared(&[[0.25]], &Domain::<1>::unit());
 /// assert!((t2 - (1.0 / 3.0 - (1.0 - 0.0625) + 0.75)).abs() < 1e-15);
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```

@@ -11,7 +11,7 @@ use serde::Serialize;
 /// ```
 /// use experiments::metrics::nearest_neighbour_distances;
 /// use poisson_nd::Domain;
-/// let d = nearest_neighbour_distances(&[[0.1], [0.2], [0.9]], &Domain::<1>::unit()?.periodic());
+/// let d = nearest_neighbour_distances(&[[0.1], [0.2], [0.9]], &Domain::<1>::unit().periodic());
 /// assert!((d[0] - 0.1).abs() < 1e-12 && (d[1] - 0.1).abs() < 1e-12);
 /// assert!((d[2] - 0.2).abs() < 1e-12); // across the seam: 0.9 → 1.1
 /// # Ok::<(), poisson_nd::Error>(())

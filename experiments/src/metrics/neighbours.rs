@@ -22,7 +22,7 @@ const SLACK: f64 = 1e-9;
 /// ```
 /// use experiments::metrics::NeighbourIndex;
 /// use poisson_nd::Domain;
-/// let torus = Domain::<2>::unit()?.periodic();
+/// let torus = Domain::<2>::unit().periodic();
 /// let points = [[0.05, 0.5], [0.95, 0.5], [0.5, 0.5]];
 /// let index = NeighbourIndex::new(&points, &torus);
 /// let (j, d) = index.nearest_other(0).unwrap();

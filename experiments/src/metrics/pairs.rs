@@ -27,7 +27,7 @@ pub fn closest_pair<const D: usize>(
 /// use experiments::metrics::min_pair_distance;
 /// use poisson_nd::Domain;
 /// let points = [[0.1, 0.1], [0.9, 0.1], [0.5, 0.6]];
-/// let closed = Domain::<2>::unit()?;
+/// let closed = Domain::<2>::unit();
 /// assert!((min_pair_distance(&points, &closed).unwrap() - 0.41f64.sqrt()).abs() < 1e-12);
 /// let torus = closed.periodic();
 /// assert!((min_pair_distance(&points, &torus).unwrap() - 0.2).abs() < 1e-12);

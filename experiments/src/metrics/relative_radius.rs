@@ -1,7 +1,7 @@
 //! Relative radius (Lagae & Dutré 2008) and packing fraction.
 
 use crate::metrics::{min_pair_distance, unit_ball_volume};
-pub use poisson_nd::packing::densest_packing_fraction as densest_packing_density;
+pub use poisson_nd::packing::densest_packing_fraction;
 use poisson_nd::{Domain, Point};
 use serde::Serialize;
 
@@ -9,7 +9,7 @@ use serde::Serialize;
 /// `d_max = 2 (η_D V / (N V_D))^(1/D)` (`sqrt(2V / (√3 N))` in 2D, `V/N` in 1D).
 /// `None` for a dimension outside 1..=8 or `n = 0`.
 pub fn max_spacing(dim: usize, n: usize, volume: f64) -> Option<f64> {
-    let eta = densest_packing_density(dim)?;
+    let eta = densest_packing_fraction(dim)?;
     if n == 0 {
         return None;
     }
@@ -53,7 +53,7 @@ pub struct RelativeRadius {
 /// // A 4 × 4 square grid on the unit torus: d_min = 1/4, packing 16 π (1/8)² = π/4.
 /// let grid: Vec<[f64; 2]> =
 ///     (0..16).map(|i| [(i % 4) as f64 / 4.0, (i / 4) as f64 / 4.0]).collect();
-/// let rr = relative_radius(&grid, &Domain::unit()?.periodic(), None).unwrap();
+/// let rr = relative_radius(&grid, &Domain::unit().periodic(), None).unwrap();
 /// assert!((rr.packing_fraction - std::f64::consts::PI / 4.0).abs() < 1e-12);
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```
@@ -94,10 +94,10 @@ mod tests {
     fn table_matches_reference_values() {
         let table = [1.0, 0.906900, 0.740480, 0.616850, 0.465260, 0.372950, 0.295300, 0.253670];
         for (i, want) in table.iter().enumerate() {
-            let got = densest_packing_density(i + 1).unwrap();
+            let got = densest_packing_fraction(i + 1).unwrap();
             assert!((got - want).abs() < 5e-6, "D={} {got} {want}", i + 1);
         }
-        assert_eq!(densest_packing_density(9), None);
+        assert_eq!(densest_packing_fraction(9), None);
         // 2D closed form of d_max.
         let d = max_spacing(2, 100, 3.0).unwrap();
         assert!((d - (2.0 * 3.0 / (3f64.sqrt() * 100.0)).sqrt()).abs() < 1e-14);

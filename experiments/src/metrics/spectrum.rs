@@ -97,7 +97,7 @@ impl<const D: usize> Row<D> {
 /// ```
 /// use experiments::metrics::{SpectrumAccumulator, SpectrumOptions};
 /// use poisson_nd::{Domain, Sampler, WhiteNoise};
-/// let torus = Domain::<2>::unit()?.periodic();
+/// let torus = Domain::<2>::unit().periodic();
 /// let mut spectrum = SpectrumAccumulator::new(SpectrumOptions::for_points(2, 256, 2.0));
 /// for seed in 0..8 {
 ///     spectrum.add(&WhiteNoise::new(torus).sample_seeded(256, seed).points, &torus);
@@ -578,7 +578,7 @@ mod tests {
     #[test]
     fn matches_direct_sum() {
         let points = [[0.1, 0.7, 0.3], [0.55, 0.2, 0.9], [0.33, 0.31, 0.05], [0.8, 0.8, 0.5]];
-        let domain = Domain::<3>::unit().unwrap();
+        let domain = Domain::<3>::unit();
         let mut acc = SpectrumAccumulator::new(SpectrumOptions::new(3));
         acc.add(&points, &domain);
         for (k, p) in acc.frequencies() {

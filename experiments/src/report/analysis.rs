@@ -192,7 +192,7 @@ pub fn coverage_seed(seed: u64) -> u64 {
 pub fn saturated_relative_radius(dim: usize) -> Option<f64> {
     let saturated = [0.747_6, 0.547, 0.384, 0.260, 0.171, 0.109];
     let fraction = *saturated.get(dim.checked_sub(1)?)?;
-    let densest = crate::metrics::densest_packing_density(dim)?;
+    let densest = crate::metrics::densest_packing_fraction(dim)?;
     Some((fraction / densest).powf(1.0 / dim as f64))
 }
 
@@ -535,7 +535,7 @@ mod tests {
 
     #[test]
     fn every_metric_of_a_white_noise_set() {
-        let torus = Domain::<2>::unit().unwrap().periodic();
+        let torus = Domain::<2>::unit().periodic();
         let set = WhiteNoise::new(torus).sample_seeded(400, 3);
         let options = MetricsConfig::default();
         let context = AnalysisContext {

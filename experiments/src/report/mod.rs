@@ -393,8 +393,8 @@ fn measure<A: Analyzer>(
 }
 
 fn unit_domain<const D: usize>(config: &Config) -> Domain<D> {
-    let domain =
-        Domain::new([0.0; D], [1.0; D]).unwrap_or_else(|_| unreachable!("the unit box is valid"));
+    let domain = Domain::from_origin_and_extent([0.0; D], [1.0; D])
+        .unwrap_or_else(|_| unreachable!("the unit box is valid"));
     if config.periodic { domain.periodic() } else { domain }
 }
 

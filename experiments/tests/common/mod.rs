@@ -53,7 +53,9 @@ pub fn hexagonal_lattice(m: usize) -> (Vec<Point<2>>, Domain<2>) {
             points.push([col as f64 + shift, row as f64 * h]);
         }
     }
-    let domain = Domain::new([0.0, 0.0], [m as f64, 2.0 * m as f64 * h]).unwrap().periodic();
+    let domain = Domain::from_origin_and_extent([0.0, 0.0], [m as f64, 2.0 * m as f64 * h])
+        .unwrap()
+        .periodic();
     (points, domain)
 }
 
@@ -71,7 +73,7 @@ pub fn fcc_lattice(m: usize) -> (Vec<Point<3>>, Domain<3>) {
             }
         }
     }
-    (points, Domain::new([0.0; 3], [m as f64; 3]).unwrap().periodic())
+    (points, Domain::from_origin_and_extent([0.0; 3], [m as f64; 3]).unwrap().periodic())
 }
 
 /// An `m × m` grid of cell centres in the unit square.

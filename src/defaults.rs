@@ -1,0 +1,23 @@
+//! Every default value of the library, in one place. Each sampler's documentation says which
+//! of these it uses and which builder or `with_` method changes it.
+
+/// The safety limit on the number of points one run may produce (100 million).
+pub const MAX_POINTS: usize = 100_000_000;
+
+/// Bridson's attempts per active point, `k` = 30 (Bridson 2007).
+pub const ATTEMPTS: u32 = 30;
+
+/// Consecutive rejected darts after which dart throwing gives up.
+///
+/// When a run stops this way, the darts that still could have landed (the uncovered part of
+/// the domain) are likely a small fraction of it: if that fraction were `f`, `m` misses in a
+/// row would happen with probability `(1 − f)^m`, below 5 % for `f ≥ 3/m`. With the default
+/// the uncovered fraction is below 0.03 % at 95 % confidence.
+pub const MAX_MISSES: u64 = 10_000;
+
+/// Best candidate's candidates per point, `m` = 10 (Mitchell 1991).
+pub const CANDIDATES: u32 = 10;
+
+/// The memory a dense background grid may take before its cells go to a hash map whose size
+/// follows the number of points (256 MiB). A tuning knob: see `Tuning`.
+pub const DENSE_GRID_LIMIT: usize = 256 << 20;

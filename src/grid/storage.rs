@@ -1,0 +1,327 @@
+//! Where the points of one run live: cell heads (dense array or hash map), per-point chains,
+//! and the conflict query.
+
+use super::conflict::ConflictRule;
+use super::layout::GridLayout;
+use super::{MORE, NONE};
+use crate::point::{Point, distance_squared};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+/// A fast hasher for cell keys (multiplicative hashing with a final fold).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct CellKeyHasher(u64);
+
+impl Hasher for CellKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = (self.0.rotate_left(5) ^ key).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// Where a grid keeps the newest point of each cell. The two implementations are separate
+/// types, not an enum, so that the sampling loop is compiled once for each and the lookup in
+/// its innermost loop has no branch on the storage kind.
+pub(crate) trait CellHeads {
+    /// Empty storage for `layout`, ready for about `capacity` points.
+    fn for_layout<const D: usize>(layout: &GridLayout<D>, capacity: usize) -> Self;
+    /// The newest point of cell `key`, or NONE.
+    fn head(&self, key: u64) -> u32;
+    /// The slot for cell `key`'s newest point (created empty if missing).
+    fn head_mut(&mut self, key: u64) -> &mut u32;
+    /// Reads the heads at `base` plus each of the layout's warm offsets and folds them into
+    /// one value (see [`Grid::warm_around`]); storage where that would cost more than it
+    /// saves reads nothing.
+    fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64) -> u32;
+    /// Calls `visit` with the newest point of each occupied neighbour cell of cell `base` in
+    /// a closed domain, nearest first, until it returns true; returns whether it did.
+    fn any_neighbour<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        visit: impl FnMut(u32) -> bool,
+    ) -> bool;
+}
+
+/// Cell heads in an array over the whole (padded) index space, with an occupancy bitmap.
+///
+/// The bitmap (one bit per cell) stays in cache where the heads do not, and one read of it
+/// tests a whole run of neighbour cells: most neighbour cells are empty (nine in ten for fine
+/// cells in 3D), and they now cost neither a memory access nor a branch each.
+#[derive(Debug)]
+pub(crate) struct DenseHeads {
+    heads: Vec<u32>,
+    /// Bit `key % 8` of byte `key / 8` is set when cell `key` holds a point.
+    occupied: Vec<u8>,
+}
+
+impl DenseHeads {
+    /// The occupancy bits of `len` (≤ [`MAX_ROW`](super::layout::MAX_ROW)) cells from `key`
+    /// on, lowest bit first:
+    /// one unaligned 8-byte read from the byte that holds the first bit.
+    #[inline(always)]
+    fn occupancy(&self, key: u64, len: u32) -> u64 {
+        let byte = (key >> 3) as usize;
+        // The bitmap has 8 spare bytes at the end, so the slice is always in range and
+        // always 8 bytes long (the fallback is never taken).
+        let word = self.occupied[byte..byte + 8].try_into().map_or(0, u64::from_le_bytes);
+        (word >> (key & 7)) & (u64::MAX >> (64 - len))
+    }
+}
+
+impl CellHeads for DenseHeads {
+    fn for_layout<const D: usize>(layout: &GridLayout<D>, _capacity: usize) -> Self {
+        let cells = layout.key_count as usize;
+        DenseHeads { heads: vec![NONE; cells], occupied: vec![0; cells / 8 + 9] }
+    }
+    #[inline(always)]
+    fn head(&self, key: u64) -> u32 {
+        self.heads[key as usize]
+    }
+    #[inline(always)]
+    fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64) -> u32 {
+        // Offsets past the padding can leave the array near the faces: those reads are
+        // skipped (`get`), the others fold into the result.
+        layout.warm_offsets.iter().fold(0, |folded, &offset| {
+            folded ^ self.heads.get(base.wrapping_add(offset) as usize).copied().unwrap_or(0)
+        })
+    }
+    #[inline(always)]
+    fn head_mut(&mut self, key: u64) -> &mut u32 {
+        self.occupied[(key >> 3) as usize] |= 1 << (key & 7);
+        &mut self.heads[key as usize]
+    }
+    #[inline(always)]
+    fn any_neighbour<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        mut visit: impl FnMut(u32) -> bool,
+    ) -> bool {
+        for row in &layout.rows {
+            let first = base.wrapping_add(row.start);
+            // Rotated so that the scan starts with the cell in line with the centre: it is
+            // the likeliest to hold a conflict (in the centre row, the candidate's own cell).
+            let mut bits = self.occupancy(first, row.len).rotate_right(row.turn);
+            while bits != 0 {
+                let along = (bits.trailing_zeros() + row.turn) & 63;
+                if visit(self.heads[(first + along as u64) as usize]) {
+                    return true;
+                }
+                bits &= bits - 1;
+            }
+        }
+        false
+    }
+}
+
+/// Cell heads in a hash map: memory follows the number of points, not the box volume.
+#[derive(Debug)]
+pub(crate) struct HashedHeads(HashMap<u64, u32, BuildHasherDefault<CellKeyHasher>>);
+
+impl CellHeads for HashedHeads {
+    fn for_layout<const D: usize>(_layout: &GridLayout<D>, capacity: usize) -> Self {
+        let mut map = HashMap::default();
+        map.reserve(capacity);
+        HashedHeads(map)
+    }
+    #[inline(always)]
+    fn head(&self, key: u64) -> u32 {
+        self.0.get(&key).copied().unwrap_or(NONE)
+    }
+    fn warm<const D: usize>(&self, _layout: &GridLayout<D>, _base: u64) -> u32 {
+        // A hashed lookup per run would cost what it saves.
+        0
+    }
+    #[inline(always)]
+    fn head_mut(&mut self, key: u64) -> &mut u32 {
+        self.0.entry(key).or_insert(NONE)
+    }
+    #[inline(always)]
+    fn any_neighbour<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        mut visit: impl FnMut(u32) -> bool,
+    ) -> bool {
+        layout.key_offsets.iter().any(|&delta| match self.0.get(&base.wrapping_add(delta)) {
+            Some(&head) => visit(head),
+            None => false,
+        })
+    }
+}
+
+/// The points of one sampling run, bucketed by cell, with the conflict rule that decides
+/// which pairs are too close.
+///
+/// The grid owns its points and shares its layout (an `Arc`), so a run's state can outlive
+/// the call that started it (see `BridsonFill`).
+#[derive(Debug)]
+pub(crate) struct Grid<const D: usize, H, C> {
+    layout: Arc<GridLayout<D>>,
+    heads: H,
+    /// For each point, the link to the previous point of its cell (or NONE), read only when
+    /// the point's own link carries [`MORE`].
+    previous: Vec<u32>,
+    points: Vec<Point<D>>,
+    rule: C,
+}
+
+impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
+    /// An empty grid; `capacity` points are reserved up front.
+    pub(crate) fn new(layout: Arc<GridLayout<D>>, rule: C, capacity: usize) -> Self {
+        Grid {
+            heads: H::for_layout(&layout, capacity),
+            layout,
+            previous: Vec::with_capacity(capacity),
+            points: Vec::with_capacity(capacity),
+            rule,
+        }
+    }
+
+    /// The layout the grid was made for.
+    pub(crate) fn layout(&self) -> &GridLayout<D> {
+        &self.layout
+    }
+
+    /// The stored points, in insertion order.
+    pub(crate) fn points(&self) -> &[Point<D>] {
+        &self.points
+    }
+
+    /// Gives up the grid, keeping its points.
+    pub(crate) fn into_points(self) -> Vec<Point<D>> {
+        self.points
+    }
+
+    /// Whether any stored point conflicts with `p` under the rule (distances toroidal in a
+    /// periodic domain). `p` must lie inside the domain.
+    #[inline]
+    pub(crate) fn has_conflict(&self, p: &Point<D>, spacing: C::Spacing) -> bool {
+        let layout = &*self.layout;
+        let cell = layout.cell_of(p);
+        if layout.domain.is_periodic() {
+            let toroidal = |a: &Point<D>, b: &Point<D>| layout.domain.distance_squared(a, b);
+            layout.offsets.iter().any(|offset| {
+                let mut key = 0;
+                for i in 0..D {
+                    let n = layout.cells[i] as i64;
+                    key += (cell[i] as i64 + offset[i]).rem_euclid(n) as u64 * layout.strides[i];
+                }
+                let head = self.heads.head(key);
+                head != NONE && self.chain_conflicts(head, p, spacing, toroidal)
+            })
+        } else {
+            self.heads.any_neighbour(layout, layout.key_of(&cell), |head| {
+                self.chain_conflicts(head, p, spacing, distance_squared)
+            })
+        }
+    }
+
+    /// Reads the cell heads that the candidates around `centre` (an active point) are about to
+    /// test, all at once, so that their cache misses overlap instead of each stalling one
+    /// candidate's test in turn. The value means nothing; the loads are the point (the caller
+    /// passes it to `black_box` so that they are kept). Closed domains only; elsewhere it
+    /// reads nothing.
+    #[inline]
+    pub(crate) fn warm_around(&self, centre: &Point<D>) -> u32 {
+        let layout = &*self.layout;
+        if layout.warm_offsets.is_empty() {
+            return 0;
+        }
+        self.heads.warm(layout, layout.key_of(&layout.cell_of(centre)))
+    }
+
+    /// Whether the point of link `head` or an older point of its cell conflicts with `p`.
+    #[inline(always)]
+    fn chain_conflicts(
+        &self,
+        head: u32,
+        p: &Point<D>,
+        spacing: C::Spacing,
+        distance_squared: impl Fn(&Point<D>, &Point<D>) -> f64,
+    ) -> bool {
+        let mut link = head;
+        loop {
+            let index = link & !MORE;
+            let d2 = distance_squared(p, &self.points[index as usize]);
+            if self.rule.conflicts(spacing, d2, index) {
+                return true;
+            }
+            // Fine cells are walked too: two points exactly r apart (to rounding) may share
+            // one, since cells are closed at one end or both (see `cell_of`).
+            if link & MORE == 0 {
+                return false;
+            }
+            link = self.previous[index as usize];
+        }
+    }
+
+    /// Calls `visit` with the index of every point of cell `key`, newest first, until it
+    /// returns false; returns whether it never did.
+    #[inline]
+    pub(crate) fn all_in_cell(&self, key: u64, mut visit: impl FnMut(u32) -> bool) -> bool {
+        let mut link = self.heads.head(key);
+        if link == NONE {
+            return true;
+        }
+        loop {
+            let index = link & !MORE;
+            if !visit(index) {
+                return false;
+            }
+            if link & MORE == 0 {
+                return true;
+            }
+            link = self.previous[index as usize];
+        }
+    }
+
+    /// Stores `p` (inside the domain) with its spacing, without checking for conflicts;
+    /// returns its index.
+    #[inline]
+    pub(crate) fn insert(&mut self, p: Point<D>, spacing: C::Spacing) -> u32 {
+        let key = self.layout.key_of(&self.layout.cell_of(&p));
+        let index = self.points.len() as u32;
+        let slot = self.heads.head_mut(key);
+        self.previous.push(*slot);
+        *slot = if *slot == NONE { index } else { index | MORE };
+        self.points.push(p);
+        self.rule.record(index, spacing);
+        index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Domain;
+    use crate::grid::{ConstantRadius, GridResolution};
+
+    #[test]
+    fn a_close_point_three_fine_cells_away_is_found_in_5d() {
+        let domain = Domain::<5>::unit();
+        let r = 0.1;
+        let side = r / 5f64.sqrt();
+        let rule = ConstantRadius::new(r);
+        let layout = GridLayout::for_rule(&domain, &rule, GridResolution::Fine, usize::MAX);
+        let layout = Arc::new(layout.unwrap());
+        let mut grid = Grid::<5, DenseHeads, _>::new(layout.clone(), rule, 2);
+        let p = [10.45 * side, 0.5, 0.5, 0.5, 0.5];
+        let q = [p[0] + 0.95 * r, 0.5, 0.5, 0.5, 0.5];
+        assert_eq!(layout.cell_of(&q)[0] - layout.cell_of(&p)[0], 3);
+        grid.insert(p, ());
+        assert!(grid.has_conflict(&q, ()), "a 5^D search would miss this pair");
+        // And just beyond r it is not reported.
+        let far = [p[0] + 1.0001 * r, 0.5, 0.5, 0.5, 0.5];
+        assert!(!grid.has_conflict(&far, ()));
+    }
+}
