@@ -45,5 +45,6 @@ pub use grid::GridResolution;
 pub use point::Point;
 pub use sampler::{DEFAULT_MAX_POINTS, DynSampler, PointSet, Sampler, StopReason};
 pub use samplers::{
-    BestCandidate, Bridson, CandidateDistance, DartThrowing, Halton, JitteredGrid, WhiteNoise,
+    BestCandidate, Bridson, CandidateDistance, DartThrowing, Halton, JitteredGrid, Maximal,
+    WhiteNoise,
 };

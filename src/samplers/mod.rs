@@ -5,6 +5,7 @@ pub mod bridson;
 pub mod dart_throwing;
 pub mod halton;
 pub mod jittered_grid;
+pub mod maximal;
 pub mod white_noise;
 
 pub use best_candidate::BestCandidate;
@@ -12,4 +13,5 @@ pub use bridson::{Bridson, CandidateDistance};
 pub use dart_throwing::DartThrowing;
 pub use halton::Halton;
 pub use jittered_grid::JitteredGrid;
+pub use maximal::Maximal;
 pub use white_noise::WhiteNoise;
