@@ -46,5 +46,5 @@ pub use point::Point;
 pub use sampler::{DEFAULT_MAX_POINTS, DynSampler, PointSet, Sampler, StopReason};
 pub use samplers::{
     BestCandidate, Bridson, CandidateDistance, DartThrowing, Halton, JitteredGrid, Maximal,
-    WhiteNoise,
+    SampleElimination, WhiteNoise,
 };

@@ -17,8 +17,14 @@ const DARTS_PER_CELL: f64 = 0.5;
 
 /// A phase whose darts removed at least this fraction of its active cells is followed by
 /// another phase at the same cell size; below it, the cells are refined. Refining costs about
-/// as much per cell as a few darts, so it pays once darts mostly land in covered cells.
-const REFINE_BELOW: f64 = 0.15;
+/// as much per cell as a few darts, so it pays once darts mostly land in covered cells
+/// (the constants were tuned on 2D runs of 10^6 points; they change speed, never the output's
+/// distribution).
+const REFINE_BELOW: f64 = 0.3;
+
+/// Level-0 darts are drawn in the whole box while at least this fraction of the cells is
+/// active; below it, most would land in retired cells, and darts pick from the list instead.
+const BOX_DARTS_DOWN_TO: f64 = 0.3;
 
 /// Refinements after which a cell still active is dropped: its side is then below
 /// r·2^-40 (1e-12·r). Reaching this needs three disks to meet within rounding of one point,
@@ -106,14 +112,14 @@ impl<const D: usize> Layout<D> {
             // is strictly below r and its point covers all of it (open disks).
             let count = (extent[i] * sqrt_d / radius).floor() + 1.0;
             total_cells *= count;
-            if !(total_cells <= MAX_CELLS) {
+            if total_cells > MAX_CELLS {
                 return Err(Error::GridTooLarge { cells: total_cells });
             }
             cells[i] = count as u64;
             cell_side[i] = extent[i] / count;
             let along = (extent[i] / (radius * BUCKET_MARGIN)).floor().max(1.0);
             total_buckets *= along;
-            if !(total_buckets <= MAX_CELLS) {
+            if total_buckets > MAX_CELLS {
                 return Err(Error::GridTooLarge { cells: total_buckets });
             }
             buckets[i] = along as usize;
@@ -206,14 +212,31 @@ impl<const D: usize> Sampler<D> for Maximal<D> {
     }
 }
 
-/// The state of one run: the points, bucketed for lookup.
+/// What a dart found.
+enum Dart {
+    /// No point closer than r: the dart becomes a point.
+    Accepted,
+    /// A point closer than r covers the dart's whole cell.
+    CellCovered,
+    /// Points closer than r, none covering the whole cell.
+    Rejected,
+}
+
+/// A bucket of the point lookup: its first point inline (NaN coordinates when empty, which
+/// no distance test passes), and the chain of its further points.
+#[derive(Debug, Clone, Copy)]
+struct Bucket<const D: usize> {
+    first: Point<D>,
+    more: u32,
+}
+
+/// The state of one run: the points, and the same points bucketed for lookup.
 struct Run<'a, const D: usize> {
     sampler: &'a Maximal<D>,
     radius_squared: f64,
-    /// Newest point of each bucket, or NONE.
-    heads: Vec<u32>,
-    /// For each point, the previous point of its bucket, or NONE.
-    next: Vec<u32>,
+    buckets: Vec<Bucket<D>>,
+    /// Points beyond a bucket's first, each with the link to the next one of its bucket.
+    overflow: Vec<(Point<D>, u32)>,
     points: Vec<Point<D>>,
     attempts: u64,
 }
@@ -223,14 +246,34 @@ impl<'a, const D: usize> Run<'a, D> {
         let layout = &sampler.layout;
         let estimate = max_points_estimate(&sampler.domain, sampler.radius) as usize;
         let capacity = target.min(estimate).min(1 << 24);
+        let empty = Bucket { first: [f64::NAN; D], more: NONE };
         Run {
             sampler,
             radius_squared: sampler.radius * sampler.radius,
-            heads: if target == 0 { Vec::new() } else { vec![NONE; layout.bucket_count] },
-            next: Vec::with_capacity(capacity),
+            buckets: if target == 0 { Vec::new() } else { vec![empty; layout.bucket_count] },
+            overflow: Vec::new(),
             points: Vec::with_capacity(capacity),
             attempts: 0,
         }
+    }
+
+    /// Calls `visit` on every point of bucket `key` until it returns true.
+    #[inline(always)]
+    fn any_in_bucket(&self, key: usize, mut visit: impl FnMut(&Point<D>) -> bool) -> bool {
+        let bucket = &self.buckets[key];
+        // An empty bucket's NaN fails every test `visit` makes.
+        if visit(&bucket.first) {
+            return true;
+        }
+        let mut link = bucket.more;
+        while link != NONE {
+            let (q, next) = &self.overflow[link as usize];
+            if visit(q) {
+                return true;
+            }
+            link = *next;
+        }
+        false
     }
 
     /// Runs dart phases and refinements until `target` points or no active cell is left.
@@ -253,15 +296,32 @@ impl<'a, const D: usize> Run<'a, D> {
             }
             lo
         };
-        let mut active: Vec<u32> = (0..layout.cell_count as u32).collect();
-        loop {
+        // While most cells are active, darts are drawn in the whole box and those landing in
+        // a retired cell are dropped: uniform over the active cells all the same, and the
+        // darts can be drawn ahead of the tests (see `box_phase`).
+        let mut retired = vec![0u64; (layout.cell_count as usize).div_ceil(64)];
+        let mut remaining = layout.cell_count;
+        let mut refine_now = false;
+        while remaining as f64 >= BOX_DARTS_DOWN_TO * layout.cell_count as f64 {
+            let removed = self.box_phase(&mut retired, &mut remaining, target, rng);
+            if self.points.len() >= target || remaining == 0 {
+                return remaining == 0;
+            }
+            if removed < REFINE_BELOW {
+                refine_now = true;
+                break;
+            }
+        }
+        let mut active: Vec<u32> = (0..layout.cell_count as u32)
+            .filter(|&c| retired[c as usize / 64] >> (c % 64) & 1 == 0)
+            .collect();
+        drop(retired);
+        while !refine_now {
             let removed = self.dart_phase(&mut active, &side, &lower_corner, target, rng);
             if self.points.len() >= target || active.is_empty() {
                 return active.is_empty();
             }
-            if removed < REFINE_BELOW {
-                break;
-            }
+            refine_now = removed < REFINE_BELOW;
         }
         // Deeper levels: cells by lower corner, all of one side per level.
         let mut active = self.refine(active.iter().map(|&c| lower_corner(c)), &side);
@@ -284,6 +344,63 @@ impl<'a, const D: usize> Run<'a, D> {
                 refinements += 1;
             }
         }
+    }
+
+    /// One phase of darts drawn uniformly in the whole box, for level-0 cells marked in
+    /// `retired` (one bit per cell) while most are active: as many darts as
+    /// `DARTS_PER_CELL` times the `remaining` active cells. A dart in a retired cell is a miss
+    /// (that cell is covered); the others are exactly the darts of `dart_phase`: uniform over
+    /// the active cells. Since the darts do not depend on the state, each is drawn one step
+    /// ahead and its bucket read early, so that the cache miss overlaps the previous test.
+    /// Returns the fraction of the starting cells removed.
+    fn box_phase<R: Rng + ?Sized>(
+        &mut self,
+        retired: &mut [u64],
+        remaining: &mut u64,
+        target: usize,
+        rng: &mut R,
+    ) -> f64 {
+        let sampler = self.sampler;
+        let layout = &sampler.layout;
+        let domain = &sampler.domain;
+        let origin = domain.origin();
+        let start = *remaining;
+        let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
+        let mut next = domain.uniform_point(rng);
+        for _ in 0..darts {
+            if *remaining == 0 || self.points.len() >= target {
+                break;
+            }
+            let dart = next;
+            next = domain.uniform_point(rng);
+            std::hint::black_box(self.buckets[self.bucket_key(&next)].more);
+            self.attempts += 1;
+            let mut index = 0u64;
+            let mut lo = [0.0; D];
+            for i in 0..D {
+                let t = ((dart[i] - origin[i]) / layout.cell_side[i]).max(0.0);
+                let c = (t as u64).min(layout.cells[i] - 1);
+                index = index * layout.cells[i] + c;
+                lo[i] = origin[i] + c as f64 * layout.cell_side[i];
+            }
+            let (word, bit) = (index as usize / 64, index % 64);
+            if retired[word] >> bit & 1 == 1 {
+                continue;
+            }
+            let retire = match self.test_dart(&dart, &lo, &layout.cell_side) {
+                Dart::Accepted => {
+                    self.insert(dart);
+                    true
+                }
+                Dart::CellCovered => true,
+                Dart::Rejected => false,
+            };
+            if retire {
+                retired[word] |= 1 << bit;
+                *remaining -= 1;
+            }
+        }
+        (start - *remaining) as f64 / start.max(1) as f64
     }
 
     /// One phase of darts into the active cells (all of side `side`): as many darts as
@@ -313,16 +430,15 @@ impl<'a, const D: usize> Run<'a, D> {
             // Rounding can put a dart on an upper face: outside a closed box (a miss, on a set
             // of measure zero), the lower face of a periodic one.
             let Some(dart) = domain.wrap(&dart) else { continue };
-            match self.conflict(&dart) {
-                None => {
+            match self.test_dart(&dart, &lo, side) {
+                Dart::Accepted => {
                     self.insert(dart);
                     active.swap_remove(slot);
                 }
-                Some(point) => {
-                    if self.covers(&self.points[point as usize], &lo, side) {
-                        active.swap_remove(slot);
-                    }
+                Dart::CellCovered => {
+                    active.swap_remove(slot);
                 }
+                Dart::Rejected => {}
             }
         }
         (start - active.len()) as f64 / start.max(1) as f64
@@ -330,23 +446,53 @@ impl<'a, const D: usize> Run<'a, D> {
 
     /// Splits every cell (given by lower corner, side `side`) into its 2^D halves and keeps
     /// the halves that no single point covers whole.
-    fn refine(
-        &self,
-        parents: impl Iterator<Item = [f64; D]>,
-        side: &[f64; D],
-    ) -> Vec<[f64; D]> {
+    fn refine(&self, parents: impl Iterator<Item = [f64; D]>, side: &[f64; D]) -> Vec<[f64; D]> {
         let half = side.map(|s| s * 0.5);
+        let periodic = self.sampler.domain.is_periodic();
+        let extent = *self.sampler.domain.extent();
         let mut children = Vec::new();
         let mut near = Vec::new();
+        let mut covered: Vec<u64> = Vec::new();
         for lo in parents {
-            let hi: [f64; D] = std::array::from_fn(|i| lo[i] + side[i]);
-            self.points_near_box(&lo, &hi, &mut near);
-            for bits in 0..1usize << D {
-                let child: [f64; D] = std::array::from_fn(|i| {
-                    if bits >> i & 1 == 1 { lo[i] + half[i] } else { lo[i] }
+            // Every half has the parent's centre as a corner, so a point that covers a half
+            // is closer than r to that centre.
+            let centre: Point<D> = std::array::from_fn(|i| lo[i] + half[i]);
+            match self.sampler.domain.wrap(&centre) {
+                Some(centre) => self.points_near(&centre, &mut near),
+                None => near.clear(),
+            }
+            // A half's farthest-corner distance² is a sum over the axes of a term that
+            // depends only on which half it takes along that axis: two terms per axis and
+            // point, then a sum per half, and a point that covers no half costs no more.
+            covered.clear();
+            covered.resize((1usize << D).div_ceil(64), 0);
+            for p in &near {
+                let terms: [[f64; 2]; D] = std::array::from_fn(|i| {
+                    let h = 0.5 * half[i];
+                    [0, 1].map(|b| {
+                        let mut d = (lo[i] + b as f64 * half[i] + h - p[i]).abs();
+                        if periodic {
+                            d = d.min(extent[i] - d);
+                        }
+                        (d + h) * (d + h)
+                    })
                 });
-                if !near.iter().any(|&p| self.covers(&self.points[p as usize], &child, &half)) {
-                    children.push(child);
+                let nearest: f64 = terms.iter().map(|t| t[0].min(t[1])).sum();
+                if nearest >= self.radius_squared {
+                    continue;
+                }
+                for bits in 0..1usize << D {
+                    let farthest: f64 = (0..D).map(|i| terms[i][bits >> i & 1]).sum();
+                    if farthest < self.radius_squared {
+                        covered[bits / 64] |= 1 << (bits % 64);
+                    }
+                }
+            }
+            for bits in 0..1usize << D {
+                if covered[bits / 64] >> (bits % 64) & 1 == 0 {
+                    children.push(std::array::from_fn(|i| {
+                        if bits >> i & 1 == 1 { lo[i] + half[i] } else { lo[i] }
+                    }));
                 }
             }
         }
@@ -385,54 +531,82 @@ impl<'a, const D: usize> Run<'a, D> {
         })
     }
 
-    /// Some point closer than r to `p` (toroidally in a periodic box), if there is one.
-    /// Buckets are at least r wide, so such a point lies in the bucket of `p` or next to it
-    /// along every axis.
+    /// Tests a dart in the cell `[lo, lo + side]`: whether a point is closer than r to it
+    /// (toroidally in a periodic box) and, if so, whether the first such point found covers
+    /// the whole cell. (Looking on for a cover among the other close points retired more
+    /// cells per dart but cost more than it saved, in 2D and in 6D.)
     #[inline]
-    fn conflict(&self, p: &Point<D>) -> Option<u32> {
+    fn test_dart(&self, dart: &Point<D>, lo: &[f64; D], side: &[f64; D]) -> Dart {
+        let domain = &self.sampler.domain;
+        let mut outcome = Dart::Accepted;
+        self.any_near(dart, |q| {
+            if domain.distance_squared(dart, q) < self.radius_squared {
+                outcome = if self.covers(q, lo, side) { Dart::CellCovered } else { Dart::Rejected };
+                return true;
+            }
+            false
+        });
+        outcome
+    }
+
+    /// Collects into `out` the points closer than r to `p`.
+    fn points_near(&self, p: &Point<D>, out: &mut Vec<Point<D>>) {
+        out.clear();
+        let domain = &self.sampler.domain;
+        self.any_near(p, |q| {
+            if domain.distance_squared(p, q) < self.radius_squared {
+                out.push(*q);
+            }
+            false
+        });
+    }
+
+    /// Calls `visit` on the points of the buckets that can hold a point closer than r to `p`
+    /// (a point of the domain), until it returns true; returns whether it did. Buckets are at
+    /// least r wide, so those are the bucket of `p` and its neighbours along every axis.
+    #[inline(always)]
+    fn any_near(&self, p: &Point<D>, mut visit: impl FnMut(&Point<D>) -> bool) -> bool {
         let layout = &self.sampler.layout;
         let periodic = self.sampler.domain.is_periodic();
         let centre = self.bucket_of(p);
-        // Up to three distinct buckets per axis.
+        // Up to three distinct buckets per axis, as key contributions.
         let mut along = [[0usize; 3]; D];
         let mut lens = [0usize; D];
         for i in 0..D {
             let m = layout.buckets[i];
             let c = centre[i];
-            let mut push = |b: usize| {
-                if !along[i][..lens[i]].contains(&b) {
-                    along[i][lens[i]] = b;
-                    lens[i] += 1;
-                }
-            };
-            push(c);
+            let mut list = [c; 3];
+            let mut len = 1;
             if c > 0 {
-                push(c - 1);
-            } else if periodic {
-                push(m - 1);
+                list[len] = c - 1;
+                len += 1;
+            } else if periodic && m > 1 {
+                list[len] = m - 1;
+                len += 1;
             }
             if c + 1 < m {
-                push(c + 1);
-            } else if periodic {
-                push(0);
+                list[len] = c + 1;
+                len += 1;
+            } else if periodic && m > 2 {
+                list[len] = 0;
+                len += 1;
             }
+            for k in 0..len {
+                along[i][k] = list[k] * layout.bucket_strides[i];
+            }
+            lens[i] = len;
         }
         let mut at = [0usize; D];
         loop {
-            let key: usize = (0..D).map(|i| along[i][at[i]] * layout.bucket_strides[i]).sum();
-            let mut link = self.heads[key];
-            while link != NONE {
-                let q = &self.points[link as usize];
-                if self.sampler.domain.distance_squared(p, q) < self.radius_squared {
-                    return Some(link);
-                }
-                link = self.next[link as usize];
+            let key: usize = (0..D).map(|i| along[i][at[i]]).sum();
+            if self.any_in_bucket(key, &mut visit) {
+                return true;
             }
             // Next combination, last axis fastest.
             let mut i = D;
             loop {
                 if i == 0 {
-                    return None;
+                    return false;
                 }
                 i -= 1;
                 at[i] += 1;
@@ -444,78 +618,22 @@ impl<'a, const D: usize> Run<'a, D> {
         }
     }
 
-    /// Collects into `out` the points that may cover part of the box `[lo, hi]`: those in the
-    /// buckets that meet the box grown by r. A point missed by rounding at the edge of that
-    /// range is at distance r from the box to within rounding and covers nothing of it, and
-    /// missing a cover only keeps a cell active: conservative either way.
-    fn points_near_box(&self, lo: &[f64; D], hi: &[f64; D], out: &mut Vec<u32>) {
-        out.clear();
+    #[inline]
+    fn bucket_key(&self, p: &Point<D>) -> usize {
         let layout = &self.sampler.layout;
-        let domain = &self.sampler.domain;
-        let origin = domain.origin();
-        let r = self.sampler.radius;
-        let mut first = [0i64; D];
-        let mut count = [0i64; D];
-        for i in 0..D {
-            let m = layout.buckets[i] as i64;
-            let a = ((lo[i] - r - origin[i]) * layout.bucket_inverse[i]).floor() as i64;
-            let b = ((hi[i] + r - origin[i]) * layout.bucket_inverse[i]).floor() as i64;
-            if domain.is_periodic() {
-                first[i] = a;
-                count[i] = (b - a + 1).min(m);
-            } else {
-                first[i] = a.max(0);
-                count[i] = (b.min(m - 1) - first[i] + 1).max(0);
-            }
-            if count[i] == 0 {
-                return;
-            }
-        }
-        let centre: [f64; D] = std::array::from_fn(|i| 0.5 * (lo[i] + hi[i]));
-        let half_diagonal_squared: f64 =
-            (0..D).map(|i| (0.5 * (hi[i] - lo[i])).powi(2)).sum::<f64>();
-        let reach = r + half_diagonal_squared.sqrt();
-        let reach_squared = reach * reach;
-        let mut at = [0i64; D];
-        loop {
-            let key: usize = (0..D)
-                .map(|i| {
-                    let m = layout.buckets[i] as i64;
-                    (first[i] + at[i]).rem_euclid(m) as usize * layout.bucket_strides[i]
-                })
-                .sum();
-            let mut link = self.heads[key];
-            while link != NONE {
-                let q = &self.points[link as usize];
-                // A point covering any part of the box is within r of that part, hence
-                // within r + half the diagonal of the centre.
-                if domain.distance_squared(&centre, q) < reach_squared {
-                    out.push(link);
-                }
-                link = self.next[link as usize];
-            }
-            let mut i = D;
-            loop {
-                if i == 0 {
-                    return;
-                }
-                i -= 1;
-                at[i] += 1;
-                if at[i] < count[i] {
-                    break;
-                }
-                at[i] = 0;
-            }
-        }
+        let bucket = self.bucket_of(p);
+        (0..D).map(|i| bucket[i] * layout.bucket_strides[i]).sum()
     }
 
     fn insert(&mut self, p: Point<D>) {
-        let layout = &self.sampler.layout;
-        let bucket = self.bucket_of(&p);
-        let key: usize = (0..D).map(|i| bucket[i] * layout.bucket_strides[i]).sum();
-        let index = self.points.len() as u32;
-        self.next.push(self.heads[key]);
-        self.heads[key] = index;
+        let key = self.bucket_key(&p);
+        let slot = &mut self.buckets[key];
+        if slot.first[0].is_nan() {
+            slot.first = p;
+        } else {
+            self.overflow.push((p, slot.more));
+            slot.more = (self.overflow.len() - 1) as u32;
+        }
         self.points.push(p);
     }
 }

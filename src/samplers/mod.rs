@@ -6,6 +6,7 @@ pub mod dart_throwing;
 pub mod halton;
 pub mod jittered_grid;
 pub mod maximal;
+pub mod sample_elimination;
 pub mod white_noise;
 
 pub use best_candidate::BestCandidate;
@@ -14,4 +15,5 @@ pub use dart_throwing::DartThrowing;
 pub use halton::Halton;
 pub use jittered_grid::JitteredGrid;
 pub use maximal::Maximal;
+pub use sample_elimination::SampleElimination;
 pub use white_noise::WhiteNoise;
