@@ -55,5 +55,5 @@ pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Sampler, StopReason};
 pub use samplers::{
     BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, DartThrowing,
-    DartThrowingBuilder, Halton, JitteredGrid, WhiteNoise,
+    DartThrowingBuilder, Halton, JitteredGrid, Maximal, SampleElimination, WhiteNoise,
 };

@@ -16,7 +16,7 @@ mod common;
 use common::{awkward_box, close_pair, radius_for_about};
 use poisson_nd::{
     BestCandidate, Bridson, DartThrowing, Domain, DynSampler, GridResolution, Halton, JitteredGrid,
-    Sampler, StopReason, WhiteNoise,
+    Maximal, SampleElimination, Sampler, StopReason, WhiteNoise,
 };
 
 /// Whether a sampler's output depends on the generator.
@@ -200,3 +200,57 @@ fn jittered_grid<const D: usize>(domain: Domain<D>) -> JitteredGrid<D> {
 }
 // The count is the number of grid cells, at most n (see JitteredGrid).
 conformance!(jittered_grid_suite, jittered_grid, n = 300, exact_count = false);
+
+fn maximal<const D: usize>(domain: Domain<D>) -> Maximal<D> {
+    // Few points from 5D on: a maximal set there needs hundreds of cells per point.
+    let points = if D <= 4 { 400.0 } else { 30.0 };
+    Maximal::new(domain, radius_for_about(&domain, points)).expect("valid maximal")
+}
+
+/// `Maximal` in D = 1..=6 only: in 7D and 8D a maximal set needs thousands of cells per point
+/// and tens of seconds even at a few dozen points, too slow for this suite.
+mod maximal_suite {
+    use super::*;
+
+    fn run<const D: usize>() {
+        let closed = awkward_box::<D>();
+        let unit = Domain::<D>::unit();
+        for domain in [closed, closed.periodic(), unit.periodic()] {
+            check(super::maximal::<D>(domain), usize::MAX, false, Seeds::Matter);
+        }
+    }
+
+    #[test]
+    fn d1_to_d3() {
+        run::<1>();
+        run::<2>();
+        run::<3>();
+    }
+    #[test]
+    fn d4() {
+        run::<4>();
+    }
+    #[test]
+    fn d5() {
+        run::<5>();
+    }
+    #[test]
+    fn d6() {
+        run::<6>();
+    }
+}
+
+fn sample_elimination<const D: usize>(domain: Domain<D>) -> SampleElimination<D> {
+    SampleElimination::new(domain)
+}
+conformance!(sample_elimination_suite, sample_elimination, n = 300, exact_count = true);
+
+fn sample_elimination_progressive<const D: usize>(domain: Domain<D>) -> SampleElimination<D> {
+    SampleElimination::new(domain).with_ratio(3.0).expect("ratio >= 1").with_progressive(true)
+}
+conformance!(
+    sample_elimination_progressive_suite,
+    sample_elimination_progressive,
+    n = 300,
+    exact_count = true
+);

@@ -5,8 +5,8 @@
 //! The literals are Rust's shortest round-trip forms, so `==` compares exact bits.
 
 use poisson_nd::{
-    BestCandidate, Bridson, DartThrowing, Domain, GridResolution, Halton, JitteredGrid, Point,
-    Sampler, WhiteNoise,
+    BestCandidate, Bridson, DartThrowing, Domain, GridResolution, Halton, JitteredGrid, Maximal,
+    Point, SampleElimination, Sampler, WhiteNoise,
 };
 
 fn unit<const D: usize>() -> Domain<D> {
@@ -184,3 +184,53 @@ fn seed_derivation_is_fixed() {
 
 const PINNED_FIRST_WORD_OF_SEED_0: u64 = 5987356902031041503;
 const PINNED_DERIVED_SEED_1_2: u64 = 3379748236207159976;
+
+#[test]
+fn maximal_2d_and_3d_periodic_offset_box() {
+    let set = Maximal::new(unit::<2>(), 0.1).expect("valid").sample_seeded(3, 42);
+    assert_pinned(
+        "maximal 2D",
+        &set.points,
+        &[
+            [0.8143051451229099, 0.3188210400616611],
+            [0.9838941681774888, 0.7011355981347556],
+            [0.793504489691729, 0.5880984664675596],
+        ],
+    );
+    let domain = Domain::from_origin_and_extent([-1.0, 0.0, 2.0], [2.0, 1.0, 0.5])
+        .expect("valid")
+        .periodic();
+    let set = Maximal::new(domain, 0.2).expect("valid").sample_seeded(3, 42);
+    assert_pinned(
+        "maximal 3D periodic",
+        &set.points,
+        &[
+            [0.6286102902458197, 0.3188210400616611, 2.4919470840887445],
+            [0.40227119626951113, 0.793504489691729, 2.2940492332337796],
+            [-0.7492951158745158, 0.6051224486571726, 2.1038585858116607],
+        ],
+    );
+}
+
+#[test]
+fn sample_elimination_2d_plain_and_progressive() {
+    let sampler = SampleElimination::new(unit::<2>());
+    assert_pinned(
+        "sample elimination 2D",
+        &sampler.sample_seeded(100, 42).points[..3],
+        &[
+            [0.8143051451229099, 0.3188210400616611],
+            [0.793504489691729, 0.5880984664675596],
+            [0.8158415486602526, 0.1427218583620048],
+        ],
+    );
+    assert_pinned(
+        "sample elimination 2D progressive",
+        &sampler.with_progressive(true).sample_seeded(100, 42).points[..3],
+        &[
+            [0.08804425098162183, 0.004418508470341753],
+            [0.6545350761380998, 0.9666248747653896],
+            [0.959752623098511, 0.20364237957189957],
+        ],
+    );
+}
