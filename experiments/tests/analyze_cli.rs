@@ -70,7 +70,8 @@ fn malformed_files_give_one_line_with_the_line_number() {
 fn json_reports_the_hexagonal_lattice_as_densest() {
     let (points, torus) = common::hexagonal_lattice(6);
     let mut csv = Vec::new();
-    experiments::points_csv::write_points(&mut csv, &points).unwrap();
+    let data = experiments::io::PointData::new(points);
+    experiments::io::encode(experiments::io::PointFormat::Csv, &mut csv, &data).unwrap();
     let file = scratch("hex.csv", std::str::from_utf8(&csv).unwrap());
     let extent = format!("{},{}", torus.extent()[0], torus.extent()[1]);
     let spectrum = file.with_file_name("hex-spectrum.csv");
