@@ -585,7 +585,7 @@ mod tests {
         use crate::spec::{BestCandidateParams, BridsonParams, DartThrowingParams, HaltonParams};
         let mut config = Config::quick_config().unwrap();
         config.samplers = vec![
-            SamplerSpec::Bridson(BridsonParams { k: Some(5) }),
+            SamplerSpec::Bridson(BridsonParams { k: Some(5), grid: None }),
             SamplerSpec::BestCandidate(BestCandidateParams {
                 candidates: Some(3),
                 growing_candidates: Some(false),

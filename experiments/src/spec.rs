@@ -20,7 +20,7 @@
 //! use poisson_nd::Domain;
 //!
 //! let spec: SamplerSpec = toml::from_str("name = \"bridson\"\nk = 12")?;
-//! assert_eq!(spec, SamplerSpec::Bridson(BridsonParams { k: Some(12) }));
+//! assert_eq!(spec, SamplerSpec::Bridson(BridsonParams { k: Some(12), grid: None }));
 //! assert!(spec.is_radius_driven());
 //! let sampler = spec.build(Domain::<2>::unit()?, Some(0.1), None)?;
 //! let set = sampler.run(None, 7); // fills the box
@@ -67,6 +67,21 @@ pub struct BridsonParams {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub k: Option<u32>,
+    /// Background grid: coarse (cells of side r) or fine (side r/√D); the points are the
+    /// same, only the speed differs (default coarse).
+    #[arg(long, value_enum)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<Grid>,
+}
+
+/// The cells of Bridson's background grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Grid {
+    /// Cells of side r: several points per cell, 3^D cells searched.
+    Coarse,
+    /// Cells of side r/√D: one point per cell, the cells within reach searched.
+    Fine,
 }
 
 /// Dart throwing's parameters (both searches).
@@ -241,6 +256,12 @@ impl SamplerSpec {
                 let mut s = Bridson::new(domain, radius()?)?;
                 if let Some(k) = p.k {
                     s = s.with_attempts(k)?;
+                }
+                if let Some(grid) = p.grid {
+                    s = s.with_grid(match grid {
+                        Grid::Coarse => GridResolution::Coarse,
+                        Grid::Fine => GridResolution::Fine,
+                    })?;
                 }
                 limited(s, max_points, Bridson::with_max_points)?
             }
@@ -444,7 +465,7 @@ mod tests {
     #[test]
     fn every_parameter_is_a_toml_key_and_a_flag() {
         let expected: &[(&str, &[&str])] = &[
-            ("bridson", &["k"]),
+            ("bridson", &["k", "grid"]),
             ("dart-throwing", &["max_misses"]),
             ("best-candidate", &["candidates", "growing_candidates"]),
             ("halton-randomized", &["skip"]),
@@ -455,7 +476,11 @@ mod tests {
         }
         for entry in catalogue() {
             for key in &entry.parameters {
-                let value = if key == "growing_candidates" { "true" } else { "3" };
+                let value = match key.as_str() {
+                    "growing_candidates" => "true",
+                    "grid" => "\"fine\"",
+                    _ => "3",
+                };
                 let text = format!("name = \"{}\"\n{key} = {value}\n", entry.name);
                 let spec: SamplerSpec = toml::from_str(&text).unwrap();
                 assert_eq!(toml::to_string(&spec).unwrap(), text);
