@@ -85,7 +85,7 @@ pub struct ChartContext {
 /// A scalar metric drawn as a chart across samplers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChartSpec {
-    /// The metric's name in [`Analysis::scalars`].
+    /// The metric's name in [`Measurements::scalars`].
     pub metric: String,
     /// Axis label (name and unit).
     pub label: String,
