@@ -1,7 +1,6 @@
 //! Every box the experiments sample or measure in, built in one place: from the command
 //! line's `--box`, `--origin` and `--periodic`, and the report's box.
 
-use crate::with_dim;
 use poisson_nd::{Domain, Error};
 
 /// The box flags shared by `sample` and `analyze`.
@@ -46,9 +45,4 @@ pub fn unit<const D: usize>(periodic: bool) -> Domain<D> {
 /// The message for a dimension the command line cannot dispatch to.
 pub fn dim_error(dim: usize) -> String {
     format!("--dim must be between 1 and {}, got {dim}", crate::dims::MAX_DIM)
-}
-
-/// Whether `dim` is one the command line dispatches to.
-pub fn dim_supported(dim: usize) -> bool {
-    with_dim!(dim, _D => true, else false)
 }

@@ -17,12 +17,11 @@
 //!
 //! ```
 //! use experiments::spec::{BridsonParams, SamplerSpec};
-//! use poisson_nd::Domain;
 //!
 //! let spec: SamplerSpec = toml::from_str("name = \"bridson\"\nk = 12")?;
 //! assert_eq!(spec, SamplerSpec::Bridson(BridsonParams { k: Some(12), grid: None }));
 //! assert!(spec.is_radius_driven());
-//! let sampler = spec.build(Domain::<2>::unit()?, Some(0.1), None)?;
+//! let sampler = spec.build(experiments::domains::unit::<2>(false), Some(0.1), None)?;
 //! let set = sampler.run(None, 7); // fills the box
 //! assert!(set.len() > 20);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -450,7 +449,7 @@ mod tests {
     fn names_agree_between_clap_serde_and_the_library() {
         let specs = every_spec();
         assert_eq!(names(), specs.iter().map(SamplerSpec::name).collect::<Vec<_>>());
-        let domain = Domain::<2>::unit().unwrap();
+        let domain = crate::domains::unit::<2>(false);
         for spec in specs {
             let toml = toml::to_string(&spec).unwrap();
             assert_eq!(toml, format!("name = \"{}\"\n", spec.name()));
@@ -490,7 +489,7 @@ mod tests {
 
     #[test]
     fn values_and_radii_are_checked() {
-        let domain = Domain::<2>::unit().unwrap();
+        let domain = crate::domains::unit::<2>(false);
         let zero = SamplerSpec::DartThrowing(DartThrowingParams { max_misses: Some(0) });
         assert_eq!(zero.check().unwrap_err().to_string(), "max_misses must be at least 1, got 0");
         let bridson = SamplerSpec::Bridson(BridsonParams::default());
@@ -510,7 +509,7 @@ mod tests {
 
     #[test]
     fn twins_give_the_same_points() {
-        let domain = Domain::<2>::unit().unwrap().periodic();
+        let domain = crate::domains::unit::<2>(true);
         for spec in every_spec() {
             if let Some(twin) = spec.twin() {
                 let a = spec.build(domain, Some(0.05), None).unwrap().run(None, 3);
