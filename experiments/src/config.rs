@@ -16,7 +16,7 @@
 #![deny(missing_docs)]
 
 use crate::dims::MAX_DIM;
-use crate::registry::{SAMPLER_NAMES, SamplerParams};
+use crate::spec::{self, SamplerSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -45,8 +45,9 @@ pub struct Config {
     pub relative_radius: f64,
     /// The dimensions compared, each with its radius or point count.
     pub dims: Vec<DimConfig>,
-    /// The samplers compared, in report order, with their parameters.
-    pub samplers: Vec<SamplerConfig>,
+    /// The samplers compared, in report order, with their parameters: `[[samplers]]` tables
+    /// of [`SamplerSpec`], each tagged by its `name`.
+    pub samplers: Vec<SamplerSpec>,
     /// Options of the metrics.
     #[serde(default)]
     pub metrics: MetricsConfig,
@@ -80,39 +81,8 @@ pub struct DimConfig {
     pub n: Option<usize>,
 }
 
-/// A sampler and its parameters. Each sampler accepts only its own parameters (see
-/// [`accepted_parameters`]); a parameter left out takes the library's default.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SamplerConfig {
-    /// The name, one of [`SAMPLER_NAMES`].
-    pub name: String,
-    /// Bridson: attempts per active point, `k` (default 30; at least 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub k: Option<u32>,
-    /// Best candidate: candidates per new point, `m` (default 10; at least 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub candidates: Option<u32>,
-    /// Best candidate: `true` draws `m·i` candidates for the `i`-th point (Mitchell 1991)
-    /// instead of `m` (default `false`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub growing_candidates: Option<bool>,
-    /// Dart throwing (both searches): darts in a row that may miss before the run ends
-    /// (default 10 000; at least 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_misses: Option<u64>,
-    /// Halton (both): indices skipped at the start of the sequence (default 0).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skip: Option<u64>,
-    /// `halton` only: `true` scrambles the sequence by random digit permutations, which
-    /// makes it the sampler `halton-randomized` (its name in the report).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub randomize: Option<bool>,
-}
-
-/// Options of the metrics. Frequencies are in cycles per unit length (the box is the unit
-/// box) as multiples of `N^(1/D)` (`√N` in 2D); distances are in units of the comparison
-/// radius `r` of the dimension.
+/// Options of the metrics. Frequencies are in cycles per box side as multiples of `N^(1/D)`
+/// (`√N` in 2D); distances are in units of the comparison radius `r` of the dimension.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetricsConfig {
@@ -279,89 +249,11 @@ fn invalid(key: impl Into<String>, message: impl Into<String>) -> ConfigError {
     ConfigError::Invalid { key: key.into(), message: message.into() }
 }
 
-/// The parameters each sampler accepts in its `[[samplers]]` table, besides `name`.
-pub fn accepted_parameters(sampler: &str) -> &'static [&'static str] {
-    match sampler {
-        "bridson" => &["k"],
-        "dart-throwing" | "dart-throwing-grid" => &["max_misses"],
-        "best-candidate" => &["candidates", "growing_candidates"],
-        "halton" => &["skip", "randomize"],
-        "halton-randomized" => &["skip"],
-        _ => &[],
-    }
-}
-
 /// The most bins a histogram or pair correlation function may have.
 const MAX_BINS: usize = 100_000;
 
 /// The largest integer TOML can hold (its integers are signed 64-bit).
 const TOML_INTEGER_MAX: u64 = i64::MAX as u64;
-
-impl SamplerConfig {
-    /// The parameter keys given in this table, in the order of the struct.
-    fn given(&self) -> Vec<&'static str> {
-        [
-            ("k", self.k.is_some()),
-            ("candidates", self.candidates.is_some()),
-            ("growing_candidates", self.growing_candidates.is_some()),
-            ("max_misses", self.max_misses.is_some()),
-            ("skip", self.skip.is_some()),
-            ("randomize", self.randomize.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(key, given)| given.then_some(key))
-        .collect()
-    }
-
-    /// The sampler's name in the report (results, figures, seeds): `name`, except that
-    /// `halton` with `randomize = true` is `halton-randomized`, as the sampler calls itself.
-    pub fn label(&self) -> &str {
-        if self.name == "halton" && self.randomize == Some(true) {
-            "halton-randomized"
-        } else {
-            &self.name
-        }
-    }
-
-    /// The registry's parameters for this sampler, with the dimension's `radius`.
-    pub fn params(&self, radius: Option<f64>) -> SamplerParams {
-        // A struct literal on purpose: a new registry parameter fails to compile here until
-        // it is mapped from this table.
-        SamplerParams {
-            radius,
-            attempts: self.k,
-            max_misses: self.max_misses,
-            candidates: self.candidates,
-            growing_candidates: self.growing_candidates.unwrap_or(false),
-            skip: self.skip,
-            randomize: self.randomize.unwrap_or(false),
-        }
-    }
-
-    /// Checks the parameters' values; `key` is this table's path (`samplers[2]`).
-    fn validate_values(&self, key: &str) -> Result<(), ConfigError> {
-        for (parameter, value) in [
-            ("k", self.k.map(u64::from)),
-            ("candidates", self.candidates.map(u64::from)),
-            ("max_misses", self.max_misses),
-        ] {
-            if value == Some(0) {
-                return Err(invalid(format!("{key}.{parameter}"), "must be at least 1, got 0"));
-            }
-        }
-        for (parameter, value) in [("max_misses", self.max_misses), ("skip", self.skip)] {
-            if let Some(value) = value.filter(|&v| v > TOML_INTEGER_MAX) {
-                return Err(invalid(
-                    format!("{key}.{parameter}"),
-                    format!(
-                        "must be at most {TOML_INTEGER_MAX} (TOML integers are signed), got {value}"
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    }
-}
 
 impl Config {
     /// Parses and validates a configuration from TOML text.
@@ -370,10 +262,13 @@ impl Config {
     }
 
     fn parse(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        let config: Config = toml::from_str(text).map_err(|e| ConfigError::Parse {
+        let parse_error = |e: toml::de::Error| ConfigError::Parse {
             origin: origin.to_string(),
             message: e.to_string(),
-        })?;
+        };
+        let table: toml::Table = toml::from_str(text).map_err(parse_error)?;
+        check_sampler_keys(&table)?;
+        let config: Config = toml::from_str(text).map_err(parse_error)?;
         config.validate()?;
         Ok(config)
     }
@@ -454,39 +349,14 @@ impl Config {
         }
         for (i, sampler) in self.samplers.iter().enumerate() {
             let key = format!("samplers[{i}]");
-            if !SAMPLER_NAMES.contains(&sampler.name.as_str()) {
+            sampler.check().map_err(|e| invalid(format!("{key}.{}", e.key), e.message))?;
+            check_toml_integers(&key, sampler)?;
+            if let Some(first) =
+                self.samplers[..i].iter().position(|other| other.name() == sampler.name())
+            {
                 return Err(invalid(
                     format!("{key}.name"),
-                    format!(
-                        "'{}' is not a sampler (known: {})",
-                        sampler.name,
-                        SAMPLER_NAMES.join(", ")
-                    ),
-                ));
-            }
-            let accepted = accepted_parameters(&sampler.name);
-            for parameter in sampler.given() {
-                if !accepted.contains(&parameter) {
-                    let takes =
-                        if accepted.is_empty() { "none".to_string() } else { accepted.join(", ") };
-                    return Err(invalid(
-                        format!("{key}.{parameter}"),
-                        format!("is not a parameter of '{}' (it takes: {takes})", sampler.name),
-                    ));
-                }
-            }
-            sampler.validate_values(&key)?;
-            if let Some(first) =
-                self.samplers[..i].iter().position(|other| other.label() == sampler.label())
-            {
-                let (field, what) = if sampler.label() == sampler.name {
-                    ("name", format!("'{}' is listed twice", sampler.name))
-                } else {
-                    ("randomize", format!("makes '{}', listed twice", sampler.label()))
-                };
-                return Err(invalid(
-                    format!("{key}.{field}"),
-                    format!("{what} (first as samplers[{first}])"),
+                    format!("'{}' is listed twice (first as samplers[{first}])", sampler.name()),
                 ));
             }
         }
@@ -591,14 +461,76 @@ impl Config {
 }
 
 impl Config {
-    /// The position in `samplers` of the sampler called `name` in the report (its
-    /// [`SamplerConfig::label`]) or in the configuration (its `name`).
+    /// The position in `samplers` of the sampler called `name`.
     pub fn sampler_index(&self, name: &str) -> Option<usize> {
-        self.samplers
-            .iter()
-            .position(|s| s.label() == name)
-            .or_else(|| self.samplers.iter().position(|s| s.name == name))
+        self.samplers.iter().position(|s| s.name() == name)
     }
+}
+
+/// Checks the `[[samplers]]` tables' keys against the specification before they are read,
+/// so that a key a sampler does not take is named with the sampler and what it takes.
+fn check_sampler_keys(table: &toml::Table) -> Result<(), ConfigError> {
+    let Some(toml::Value::Array(samplers)) = table.get("samplers") else {
+        return Ok(()); // A missing or mistyped list is the parser's to report.
+    };
+    for (i, sampler) in samplers.iter().enumerate() {
+        let key = format!("samplers[{i}]");
+        let Some(sampler) = sampler.as_table() else {
+            continue;
+        };
+        let Some(name) = sampler.get("name").and_then(toml::Value::as_str) else {
+            return Err(invalid(format!("{key}.name"), "is missing (every sampler needs one)"));
+        };
+        let Some(entry) = spec::entry(name) else {
+            return Err(invalid(
+                format!("{key}.name"),
+                format!("'{name}' is not a sampler (known: {})", spec::names().join(", ")),
+            ));
+        };
+        for (parameter, value) in sampler.iter().filter(|(k, _)| *k != "name") {
+            if entry.parameters.contains(parameter) {
+                // Its type, on its own, so that the message can name the key.
+                let alone = toml::Table::from_iter([
+                    ("name".to_string(), toml::Value::from(name)),
+                    (parameter.clone(), value.clone()),
+                ]);
+                if let Err(e) = toml::Value::Table(alone).try_into::<SamplerSpec>() {
+                    return Err(invalid(format!("{key}.{parameter}"), e.to_string().trim()));
+                }
+                continue;
+            }
+            let message = match spec::retired_key(parameter) {
+                Some(advice) => advice.to_string(),
+                None => {
+                    let takes = if entry.parameters.is_empty() {
+                        "none".to_string()
+                    } else {
+                        entry.parameters.join(", ")
+                    };
+                    format!("is not a parameter of '{name}' (it takes: {takes})")
+                }
+            };
+            return Err(invalid(format!("{key}.{parameter}"), message));
+        }
+    }
+    Ok(())
+}
+
+/// TOML integers are signed 64-bit: a parameter above `i64::MAX` could not be written back
+/// to `config.toml`.
+fn check_toml_integers(key: &str, sampler: &SamplerSpec) -> Result<(), ConfigError> {
+    let value = serde_json::to_value(sampler).map_err(|e| ConfigError::Serialize(e.to_string()))?;
+    for (parameter, value) in value.as_object().into_iter().flatten() {
+        if let Some(value) = value.as_u64().filter(|&v| v > TOML_INTEGER_MAX) {
+            return Err(invalid(
+                format!("{key}.{parameter}"),
+                format!(
+                    "must be at most {TOML_INTEGER_MAX} (TOML integers are signed), got {value}"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_dim(key: &str, dim: usize) -> Result<(), ConfigError> {
@@ -648,62 +580,19 @@ mod tests {
         assert_eq!(tiny.counts(), vec![1, 2]);
     }
 
-    fn sampler(name: &str) -> SamplerConfig {
-        SamplerConfig {
-            name: name.into(),
-            k: None,
-            candidates: None,
-            growing_candidates: None,
-            max_misses: None,
-            skip: None,
-            randomize: None,
-        }
-    }
-
-    #[test]
-    fn parameters_map_to_the_registry() {
-        let bridson = SamplerConfig { k: Some(12), ..sampler("bridson") };
-        assert_eq!(
-            bridson.params(Some(0.1)),
-            SamplerParams { radius: Some(0.1), attempts: Some(12), ..SamplerParams::default() }
-        );
-        let best = SamplerConfig {
-            candidates: Some(4),
-            growing_candidates: Some(true),
-            ..sampler("best-candidate")
-        };
-        assert_eq!(
-            best.params(None),
-            SamplerParams {
-                candidates: Some(4),
-                growing_candidates: true,
-                ..SamplerParams::default()
-            }
-        );
-        let darts = SamplerConfig { max_misses: Some(50), ..sampler("dart-throwing") };
-        assert_eq!(darts.params(None).max_misses, Some(50));
-        let halton = SamplerConfig { skip: Some(9), randomize: Some(true), ..sampler("halton") };
-        assert_eq!(
-            halton.params(None),
-            SamplerParams { skip: Some(9), randomize: true, ..SamplerParams::default() }
-        );
-        assert_eq!(halton.label(), "halton-randomized");
-        assert_eq!(sampler("halton").label(), "halton");
-    }
-
     #[test]
     fn every_parameter_is_accepted_by_some_sampler_and_checked() {
+        use crate::spec::{BestCandidateParams, BridsonParams, DartThrowingParams, HaltonParams};
         let mut config = Config::quick_config().unwrap();
         config.samplers = vec![
-            SamplerConfig { k: Some(5), ..sampler("bridson") },
-            SamplerConfig {
+            SamplerSpec::Bridson(BridsonParams { k: Some(5), grid: None }),
+            SamplerSpec::BestCandidate(BestCandidateParams {
                 candidates: Some(3),
                 growing_candidates: Some(false),
-                ..sampler("best-candidate")
-            },
-            SamplerConfig { max_misses: Some(100), ..sampler("dart-throwing-grid") },
-            SamplerConfig { skip: Some(0), randomize: Some(false), ..sampler("halton") },
-            SamplerConfig { skip: Some(3), ..sampler("halton-randomized") },
+            }),
+            SamplerSpec::DartThrowingGrid(DartThrowingParams { max_misses: Some(100) }),
+            SamplerSpec::Halton(HaltonParams { skip: Some(0) }),
+            SamplerSpec::HaltonRandomized(HaltonParams { skip: Some(3) }),
         ];
         config.scaling = None;
         config.validate().unwrap();
@@ -712,31 +601,33 @@ mod tests {
 
         let error = |config: &Config| config.validate().unwrap_err().to_string();
         let mut bad = config.clone();
-        bad.samplers[3].randomize = Some(true);
+        bad.samplers[3] = SamplerSpec::HaltonRandomized(HaltonParams::default());
         assert_eq!(
             error(&bad),
             "samplers[4].name 'halton-randomized' is listed twice (first as samplers[3])"
         );
-        bad.samplers.swap(3, 4);
-        assert_eq!(
-            error(&bad),
-            "samplers[4].randomize makes 'halton-randomized', listed twice (first as samplers[3])"
-        );
         let mut bad = config.clone();
-        bad.samplers[4].randomize = Some(true);
-        assert!(
-            error(&bad)
-                .starts_with("samplers[4].randomize is not a parameter of 'halton-randomized'")
-        );
-        let mut bad = config.clone();
-        bad.samplers[1].skip = Some(1);
-        assert!(error(&bad).starts_with("samplers[1].skip is not a parameter of 'best-candidate'"));
-        let mut bad = config.clone();
-        bad.samplers[2].max_misses = Some(0);
+        bad.samplers[2] = SamplerSpec::DartThrowingGrid(DartThrowingParams { max_misses: Some(0) });
         assert_eq!(error(&bad), "samplers[2].max_misses must be at least 1, got 0");
         let mut bad = config.clone();
-        bad.samplers[4].skip = Some(u64::MAX);
+        bad.samplers[4] = SamplerSpec::HaltonRandomized(HaltonParams { skip: Some(u64::MAX) });
         assert!(error(&bad).starts_with("samplers[4].skip must be at most 9223372036854775807"));
+
+        // Keys are checked against the sampler named in the same table.
+        let parse = |text: &str| Config::from_toml(text).unwrap_err().to_string();
+        let skip = text.replace("candidates = 3", "candidates = 3\nskip = 1");
+        assert_eq!(
+            parse(&skip),
+            "samplers[1].skip is not a parameter of 'best-candidate' (it takes: candidates, \
+             growing_candidates)"
+        );
+        let randomize =
+            text.replace("name = \"halton\"\n", "name = \"halton\"\nrandomize = true\n");
+        assert_eq!(
+            parse(&randomize),
+            "samplers[3].randomize is no longer a key: the scrambled sequence is its own \
+             sampler, name = \"halton-randomized\""
+        );
     }
 
     #[test]

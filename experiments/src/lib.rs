@@ -4,9 +4,12 @@
 pub mod analyze;
 pub mod config;
 pub mod dims;
+pub mod domains;
 pub mod fit;
+pub mod format;
+pub mod io;
 pub mod metrics;
 pub mod plot;
-pub mod points_csv;
-pub mod registry;
 pub mod report;
+pub mod sample;
+pub mod spec;

@@ -2,14 +2,12 @@
 //!
 //! Without a subcommand it runs the default comparison report (`report`).
 
-use clap::{Args, Parser, Subcommand};
-use experiments::registry::{self, SamplerParams};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Parser, Subcommand};
 use experiments::report::{self, ReportArgs};
-use experiments::{points_csv, with_dim};
-use poisson_nd::{Domain, Sampler};
-use std::path::PathBuf;
+use experiments::sample::{self, SampleArgs};
+use experiments::spec;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -28,61 +26,12 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Sample one point set and write it as CSV.
+    /// Sample one point set and write it to a file.
     Sample(SampleArgs),
-    /// Measure a point set read from a CSV file: every metric, as a table or JSON.
+    /// Measure a point set read from a file: every metric, as a table or JSON.
     Analyze(experiments::analyze::AnalyzeArgs),
     /// Compare the samplers and write the report (the default without a subcommand).
     Report(ReportArgs),
-}
-
-#[derive(Args, Debug)]
-struct SampleArgs {
-    /// The sampler: bridson, dart-throwing, dart-throwing-grid, best-candidate, halton,
-    /// halton-randomized, jittered-grid, white-noise.
-    sampler: String,
-    /// Dimension, 1 to 8.
-    #[arg(long, default_value_t = 2)]
-    dim: usize,
-    /// Poisson-disk radius (radius-driven samplers).
-    #[arg(long, allow_hyphen_values = true)]
-    radius: Option<f64>,
-    /// Number of points: a cap for radius-driven samplers, the count for the others.
-    #[arg(long)]
-    n: Option<usize>,
-    /// Box side lengths, comma separated (default: 1 on every axis).
-    #[arg(long = "box", value_delimiter = ',', allow_hyphen_values = true)]
-    extent: Option<Vec<f64>>,
-    /// Box origin, comma separated (default: 0 on every axis).
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    origin: Option<Vec<f64>>,
-    /// Periodic (toroidal) box.
-    #[arg(long)]
-    periodic: bool,
-    /// Seed of the portable generator.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Attempts per active point (Bridson's k).
-    #[arg(long)]
-    k: Option<u32>,
-    /// Dart throwing: rejections in a row that end the run (default 10000).
-    #[arg(long)]
-    max_misses: Option<u64>,
-    /// Best candidate: candidates per point, m (default 10).
-    #[arg(long)]
-    candidates: Option<u32>,
-    /// Best candidate: m·i candidates for the i-th point (Mitchell 1991) instead of m.
-    #[arg(long)]
-    growing_candidates: bool,
-    /// Halton: skip this many indices at the start (the first point has index 1 + skip).
-    #[arg(long)]
-    skip: Option<u64>,
-    /// Halton: scramble with random digit permutations drawn from the seed.
-    #[arg(long)]
-    randomize: bool,
-    /// Output CSV file, "-" for standard output; nothing is written without it.
-    #[arg(long)]
-    out: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -91,13 +40,12 @@ fn main() -> ExitCode {
         // Help and version go to stdout as usual; a usage error becomes one line.
         Err(e) if !e.use_stderr() => e.exit(),
         Err(e) => {
-            let rendered = e.render().to_string();
-            eprintln!("{}", rendered.lines().next().unwrap_or("error: bad arguments"));
+            eprintln!("{}", usage_error(&e));
             return ExitCode::from(2);
         }
     };
     let result = match cli.command {
-        Some(Command::Sample(args)) => sample(&args),
+        Some(Command::Sample(args)) => sample::run(&args),
         Some(Command::Analyze(args)) => experiments::analyze::run(&args),
         Some(Command::Report(args)) => report::run(&args),
         None => report::run(&cli.report),
@@ -111,50 +59,52 @@ fn main() -> ExitCode {
     }
 }
 
-fn sample(args: &SampleArgs) -> Result<(), String> {
-    with_dim!(args.dim, D => sample_in::<D>(args),
-        else Err(format!("--dim must be between 1 and {}, got {}", experiments::dims::MAX_DIM, args.dim)))
-}
-
-fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
-    let origin = args.origin.clone().unwrap_or_else(|| vec![0.0; D]);
-    let extent = args.extent.clone().unwrap_or_else(|| vec![1.0; D]);
-    let mut domain =
-        Domain::<D>::from_origin_and_extent_slices(&origin, &extent).map_err(|e| e.to_string())?;
-    if args.periodic {
-        domain = domain.periodic();
-    }
-    let params = SamplerParams {
-        radius: args.radius,
-        attempts: args.k,
-        max_misses: args.max_misses,
-        candidates: args.candidates,
-        growing_candidates: args.growing_candidates,
-        skip: args.skip,
-        randomize: args.randomize,
+/// A usage error as one line. Under `sample`, another sampler's flag and a sampler that does
+/// not exist are said in the samplers' terms.
+fn usage_error(error: &clap::Error) -> String {
+    let args: Vec<String> = std::env::args().collect();
+    let sampler = args.iter().skip_while(|a| *a != "sample").nth(1).map(String::as_str);
+    let context = |kind: ContextKind| match error.get(kind) {
+        Some(ContextValue::String(text)) => Some(text.clone()),
+        _ => None,
     };
-    let sampler =
-        registry::build::<D>(&args.sampler, domain, &params).map_err(|e| e.to_string())?;
-    let n = match (args.n, sampler.min_distance()) {
-        (Some(n), _) => n,
-        (None, Some(_)) => usize::MAX,
-        (None, None) => return Err(format!("sampler '{}' needs --n", args.sampler)),
-    };
-    let start = Instant::now();
-    let set = sampler.sample_seeded(n, args.seed);
-    let seconds = start.elapsed().as_secs_f64();
-    eprintln!(
-        "{} D={} points={} time={:.3}s stop={} attempts={}",
-        sampler.label(),
-        D,
-        set.len(),
-        seconds,
-        set.stop,
-        set.attempts
-    );
-    if let Some(path) = &args.out {
-        points_csv::write_points_to(path, &set.points)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if args.iter().any(|a| a == "sample") {
+        match (error.kind(), sampler.and_then(spec::entry)) {
+            (ErrorKind::UnknownArgument, Some(entry)) => {
+                // A flag of another sampler (or a retired one); a flag no sampler has stays clap's
+                // message.
+                let of_a_sampler = |flag: &str| {
+                    let key = flag.trim_start_matches('-').replace('-', "_");
+                    spec::retired_key(&key).is_some()
+                        || spec::catalogue().iter().any(|e| e.parameters.contains(&key))
+                };
+                if let Some(flag) =
+                    context(ContextKind::InvalidArg).filter(|flag| of_a_sampler(flag))
+                {
+                    let takes: Vec<String> = entry
+                        .parameters
+                        .iter()
+                        .map(|p| format!("--{}", p.replace('_', "-")))
+                        .collect();
+                    let takes =
+                        if takes.is_empty() { "none".to_string() } else { takes.join(", ") };
+                    return format!(
+                        "error: {flag} does not apply to '{}' (its own flags: {takes})",
+                        entry.name
+                    );
+                }
+            }
+            (ErrorKind::InvalidSubcommand, _) => {
+                if let Some(name) = context(ContextKind::InvalidSubcommand) {
+                    return format!(
+                        "error: unknown sampler '{name}' (known: {})",
+                        spec::names().join(", ")
+                    );
+                }
+            }
+            _ => {}
+        }
     }
-    Ok(())
+    let rendered = error.render().to_string();
+    rendered.lines().next().unwrap_or("error: bad arguments").to_string()
 }

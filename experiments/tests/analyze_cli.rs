@@ -70,7 +70,8 @@ fn malformed_files_give_one_line_with_the_line_number() {
 fn json_reports_the_hexagonal_lattice_as_densest() {
     let (points, torus) = common::hexagonal_lattice(6);
     let mut csv = Vec::new();
-    experiments::points_csv::write_points(&mut csv, &points).unwrap();
+    let data = experiments::io::PointData::new(points);
+    experiments::io::encode(experiments::io::PointFormat::Csv, &mut csv, &data).unwrap();
     let file = scratch("hex.csv", std::str::from_utf8(&csv).unwrap());
     let extent = format!("{},{}", torus.extent()[0], torus.extent()[1]);
     let spectrum = file.with_file_name("hex-spectrum.csv");
@@ -135,4 +136,68 @@ fn table_reads_other_tools_output() {
     assert_eq!(analyze(&[path(&line), "--dim", "1", "--periodic"]).0, 0);
     let four = scratch("four.csv", "0.1,0.2,0.3,0.4\n0.5,0.5,0.5,0.5\n0.9,0.1,0.8,0.3\n");
     assert_eq!(analyze(&[path(&four), "--dim", "4", "--json"]).0, 0);
+}
+
+/// `analyze --json`'s `metrics` and the report's scalars (what results.csv holds) agree to
+/// the bit for the same set and the same options, in a periodic and in a closed box.
+#[test]
+fn analyze_json_and_the_report_give_the_same_metrics() {
+    use experiments::config::MetricsConfig;
+    use experiments::report::analysis::{
+        AnalysisContext, Analyzer, StandardAnalyzer, coverage_seed,
+    };
+    use experiments::spec::{NoParams, SamplerSpec};
+    let options = MetricsConfig { coverage_probes: 2000, ..MetricsConfig::default() };
+    for periodic in [true, false] {
+        let domain = experiments::domains::unit::<2>(periodic);
+        let white = SamplerSpec::WhiteNoise(NoParams {}).build(domain, None, None).unwrap();
+        let set = white.run(Some(400), 3);
+        let context = AnalysisContext {
+            sampler: "white-noise",
+            dim: 2,
+            rep: 0,
+            seed: 3,
+            radius: 0.03,
+            nominal_count: set.len(),
+            sampler_radius: None,
+            options: &options,
+        };
+        let scalars = StandardAnalyzer.analyze(&set, &context).scalars;
+
+        let mut csv = Vec::new();
+        let data = experiments::io::PointData::new(set.points.clone());
+        experiments::io::encode(experiments::io::PointFormat::Csv, &mut csv, &data).unwrap();
+        let file = scratch(&format!("same-{periodic}.csv"), std::str::from_utf8(&csv).unwrap());
+        let (probes, seed) = (options.coverage_probes.to_string(), coverage_seed(3).to_string());
+        let multiple = options.spectrum_max_frequency.to_string();
+        let mut args = vec![
+            path(&file),
+            "--dim",
+            "2",
+            "--radius",
+            "0.03",
+            "--probes",
+            &probes,
+            "--seed",
+            &seed,
+            "--spectrum-multiple",
+            &multiple,
+            "--reference-realisations",
+            "0",
+            "--json",
+        ];
+        args.push(if periodic { "--periodic" } else { "--exclude-axes" });
+        let (code, stdout, stderr) = analyze(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(scalars.len(), 13);
+        for (name, value) in &scalars {
+            let from_json = json["metrics"][name].as_f64().unwrap_or(f64::NAN);
+            assert_eq!(
+                from_json.to_bits(),
+                value.to_bits(),
+                "periodic={periodic} {name}: analyze {from_json}, report {value}"
+            );
+        }
+    }
 }

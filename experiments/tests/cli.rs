@@ -97,7 +97,10 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
         (&["--radius", "0.1", "--dim", "9"], "--dim must be between 1 and 8"),
         (&["--radius", "0.1", "--dim", "0"], "--dim must be between 1 and 8"),
         (&["--radius", "1e-9"], "over the limit"),
-        (&["--radius", "0.1", "--k", "0"], "k (attempts per active point) must be at least 1"),
+        (&["--radius", "0.1", "--k", "0"], "--k must be at least 1, got 0"),
+        (&["--radius", "0.01", "--max-points", "100"], "raise --max-points"),
+        (&["--radius", "0.1", "--candidates", "3"], "--candidates does not apply to 'bridson'"),
+        (&["--radius", "0.1", "--format", "npy"], "invalid value 'npy'"),
         (&[], "needs --radius"),
         (&["--radius", "abc"], "invalid value 'abc'"),
         (&["--radious", "0.1"], "unexpected argument"),
@@ -113,6 +116,12 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
         assert!(stderr.contains(expected), "{extra:?}: {stderr}");
         assert!(!path.exists(), "{extra:?} wrote a file");
     }
+    let too_small = experiments(&["sample", "bridson", "--radius", "1e-9"]);
+    let stderr = String::from_utf8_lossy(&too_small.stderr);
+    assert!(
+        stderr.ends_with("use a larger --radius, a smaller --box, or raise --max-points\n"),
+        "{stderr}"
+    );
     let unknown = experiments(&["sample", "no-such-sampler", "--n", "3"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown sampler 'no-such-sampler'"));
@@ -122,4 +131,61 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
     assert!(
         String::from_utf8_lossy(&unwritable.stderr).contains("cannot write /no/such/dir/x.csv")
     );
+}
+
+#[test]
+fn flags_that_do_not_apply_are_refused_by_name() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["white-noise", "--k", "5", "--radius", "0.1"],
+            "error: --k does not apply to 'white-noise' (its own flags: none)",
+        ),
+        (
+            &["white-noise", "--n", "5", "--radius", "0.1"],
+            "error: --radius does not apply to 'white-noise', a count-driven sampler (give --n)",
+        ),
+        (
+            &["halton", "--n", "5", "--randomize"],
+            "error: --randomize does not apply to 'halton' (its own flags: --skip)",
+        ),
+        (
+            &["dart-throwing", "--radius", "0.1", "--candidates", "3"],
+            "error: --candidates does not apply to 'dart-throwing' (its own flags: --max-misses)",
+        ),
+        (&["white-noise"], "error: 'white-noise' needs --n"),
+        (&["bridson", "--out", "points.npy", "--radius", "0.1"], "error: cannot tell the format"),
+    ];
+    for (args, expected) in cases {
+        let path = temp_path("refused.csv");
+        let mut all = vec!["sample"];
+        all.extend_from_slice(args);
+        let out = experiments(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with(expected), "{args:?}: {stderr}");
+        assert!(!path.exists());
+    }
+    // The shared flags are taken before and after the sampler's name; --max-points limits.
+    let out = experiments(&[
+        "sample",
+        "--dim",
+        "3",
+        "best-candidate",
+        "--candidates",
+        "2",
+        "--growing-candidates",
+        "--n",
+        "50",
+        "--max-points",
+        "20",
+        "--seed",
+        "1",
+        "--out",
+        "-",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("points=20 ") && stderr.contains("stop=point-limit"), "{stderr}");
+    assert_eq!(parse_csv(&String::from_utf8_lossy(&out.stdout), 3).len(), 20);
 }

@@ -3,10 +3,10 @@
 //! configurations are rejected with errors that name the key.
 
 use experiments::config::Config;
+use experiments::metrics::{Histogram, Periodogram};
 use experiments::plot::{colour_hex, histogram::EXPECTED_COLOUR, sampler_colour};
 use experiments::report::analysis::{
-    Analysis, AnalysisContext, Analyzer, ChartContext, ChartSpec, Curve, Histogram, Periodogram,
-    StandardAnalyzer,
+    AnalysisContext, Analyzer, ChartContext, ChartSpec, Curve, Measurements, StandardAnalyzer,
 };
 use experiments::report::{ReportData, write_report};
 use poisson_nd::PointSet;
@@ -109,7 +109,7 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         assert!(html.contains(needle), "index.html lacks {needle}");
     }
 
-    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.label()).collect();
+    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name()).collect();
     assert_eq!(samplers.len(), 8, "the quick run compares every sampler");
     let figures = check_figures(dir.path());
     let names: BTreeSet<&str> = figures.iter().map(|(n, _)| n.as_str()).collect();
@@ -179,7 +179,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         let dots = coloured(&figures, "scaling.svg", "circle", "fill", sampler);
         assert_eq!(dots, scaling.counts_for(sampler).len() * scaling.reps, "{sampler}");
         let attempts = coloured(&figures, "scaling-attempts.svg", "polyline", "stroke", sampler);
-        let radius_driven = sampler.starts_with("dart") || *sampler == "bridson";
+        let index = config.sampler_index(sampler).unwrap();
+        let radius_driven = config.samplers[index].is_radius_driven();
         assert_eq!(attempts, if radius_driven { 2 } else { 0 }, "{sampler}");
     }
     // The dart-throwing cap: fewer runs than the others.
@@ -197,7 +198,7 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         );
         let csv = read(&dir.path().join(format!("figures/2d-points-{}.csv", sampler.name)));
         assert_eq!(csv.lines().count(), sampler.first_points.len() + 1);
-        assert!(csv.starts_with("x,y\n"));
+        assert!(csv.starts_with("x0,x1\n"));
     }
     // The data behind the curve charts: rows for every sampler.
     for (file, header) in [
@@ -246,9 +247,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     assert!(rows.iter().all(|r| r[6].parse::<f64>().unwrap().is_finite()), "a NaN in results.csv");
     // Poisson-disk samplers keep their distance: no cluster and no close pair at r.
     for row in &rows {
-        if ["bridson", "dart-throwing", "dart-throwing-grid"].contains(&row[0])
-            && ["cluster_rate", "pairs_closer"].contains(&row[5])
-        {
+        let spec = &config.samplers[config.sampler_index(row[0]).unwrap()];
+        if spec.is_radius_driven() && ["cluster_rate", "pairs_closer"].contains(&row[5]) {
             assert_eq!(row[6], "0.0", "{row:?}");
         }
     }
@@ -366,7 +366,8 @@ fn unknown_keys_are_named() {
     for (text, key) in cases {
         let message = error_of(&text);
         assert!(message.contains(&format!("`{key}`")) || message.contains(key), "{key}: {message}");
-        assert!(message.contains("unknown field"), "{key}: {message}");
+        let sampler_key = message.contains("is not a parameter of");
+        assert!(message.contains("unknown field") || sampler_key, "{key}: {message}");
     }
 }
 
@@ -426,6 +427,11 @@ fn bad_values_are_named() {
         ),
         (
             quick_text().replace("name = \"halton\"\n", "name = \"halton\"\nrandomize = true\n"),
+            "samplers[4].randomize is no longer a key: the scrambled sequence is its own sampler, \
+             name = \"halton-randomized\"",
+        ),
+        (
+            quick_text().replace("name = \"halton\"\n", "name = \"halton-randomized\"\n"),
             "samplers[5].name 'halton-randomized' is listed twice (first as samplers[4])",
         ),
         (
@@ -469,7 +475,7 @@ impl Analyzer for FullAnalyzer {
         &self,
         set: &PointSet<D>,
         context: &AnalysisContext<'_>,
-    ) -> Analysis {
+    ) -> Measurements {
         let n = set.len().max(1);
         let mut nearest = vec![f64::INFINITY; set.len()];
         for i in 0..set.len() {
@@ -482,15 +488,7 @@ impl Analyzer for FullAnalyzer {
         }
         let bins = context.options.histogram_bins;
         let r = context.radius;
-        let edges: Vec<f64> = (0..=bins).map(|i| 2.0 * i as f64 / bins as f64).collect();
-        let width = edges[1] - edges[0];
-        let mut values = vec![0.0; bins];
-        for d in &nearest {
-            let bin = ((d / r) / width) as usize;
-            if bin < bins {
-                values[bin] += 1.0 / (n as f64 * width);
-            }
-        }
+        let scaled: Vec<f64> = nearest.iter().map(|d| d / r).collect();
         // White noise: p(x) for x = d / r, with ρ V_D r^D = λ.
         let ball = match D {
             2 => std::f64::consts::PI,
@@ -504,7 +502,7 @@ impl Analyzer for FullAnalyzer {
                 (x, lambda * D as f64 * x.powi(D as i32 - 1) * (-lambda * x.powi(D as i32)).exp())
             })
             .collect();
-        let mut analysis = Analysis {
+        let mut analysis = Measurements {
             scalars: vec![
                 ("fake_min".into(), nearest.iter().copied().fold(f64::INFINITY, f64::min) / r),
                 (
@@ -512,14 +510,9 @@ impl Analyzer for FullAnalyzer {
                     nearest.iter().filter(|&&d| d < r).count() as f64 / n as f64,
                 ),
             ],
-            nn_histogram: Some(Histogram {
-                x_label: "d / r".into(),
-                y_label: "density".into(),
-                edges,
-                values,
-                expected,
-            }),
-            ..Analysis::default()
+            nn_histogram: Some(Histogram::new(&scaled, 0.0, 2.0, bins)),
+            nn_expected: expected,
+            ..Measurements::default()
         };
         if D == 2 {
             let m = (context.options.spectrum_max_frequency * (n as f64).sqrt()).ceil() as i64;
@@ -584,7 +577,7 @@ fn every_figure_kind_is_drawn_from_an_analyzer() {
     let find = |name: &str| {
         figures.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name}")).1.as_str()
     };
-    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.label()).collect();
+    let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name()).collect();
     for sampler in &samplers {
         let colour = colour_hex(sampler_colour(sampler));
         assert_eq!(

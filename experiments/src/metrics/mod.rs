@@ -41,7 +41,9 @@ pub use neighbours::NeighbourIndex;
 pub use pair_correlation::{EdgeCorrection, PairCorrelation, pair_correlation};
 pub use pairs::{closest_pair, min_pair_distance, pairs_closer_than};
 pub use relative_radius::{RelativeRadius, densest_packing_fraction, max_spacing, relative_radius};
-pub use spectrum::{RadialSpectrum, SpectrumAccumulator, SpectrumOptions, radial_spectrum};
+pub use spectrum::{
+    Periodogram, RadialSpectrum, SpectrumAccumulator, SpectrumOptions, radial_spectrum,
+};
 
 pub use poisson_nd::packing::unit_ball_volume;
 

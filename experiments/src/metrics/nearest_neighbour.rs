@@ -93,7 +93,7 @@ pub struct NearestNeighbourStats {
     pub std: f64,
     /// Median (mean of the two middle values for an even count).
     pub median: f64,
-    /// Histogram over `[0, max]`.
+    /// Histogram over `[0, max]` (see [`NearestNeighbourStats::with_histogram_up_to`]).
     pub histogram: Histogram,
 }
 
@@ -127,6 +127,31 @@ pub fn nearest_neighbour_stats(nn_distances: &[f64], bins: usize) -> Option<Near
         median,
         histogram: Histogram::new(&sorted, 0.0, max, bins),
     })
+}
+
+impl NearestNeighbourStats {
+    /// The same statistics with the histogram of `nn_distances` redrawn over `[0, upper]`
+    /// in `bins` bins (distances above land in [`Histogram::outside`]).
+    pub fn with_histogram_up_to(mut self, nn_distances: &[f64], upper: f64, bins: usize) -> Self {
+        let finite: Vec<f64> = nn_distances.iter().copied().filter(|d| d.is_finite()).collect();
+        self.histogram = Histogram::new(&finite, 0.0, upper, bins);
+        self
+    }
+}
+
+impl Histogram {
+    /// The bin edges, one more than the bins.
+    pub fn edges(&self) -> Vec<f64> {
+        (0..=self.counts.len()).map(|i| self.edge(i)).collect()
+    }
+
+    /// Each bin's count as a density: count / (`total` · bin width), where `total` is the
+    /// number of values histogrammed, those outside the bins included.
+    pub fn densities(&self) -> Vec<f64> {
+        let total = self.counts.iter().sum::<u64>() + self.outside;
+        let scale = 1.0 / (total as f64 * self.bin_width);
+        self.counts.iter().map(|&c| c as f64 * scale).collect()
+    }
 }
 
 #[cfg(test)]

@@ -225,6 +225,23 @@ impl<const D: usize> SpectrumAccumulator<D> {
         Some(self.power_sum[row.offset + (last - row.lo) as usize] / self.realisations as f64)
     }
 
+    /// The mean periodogram on the square `[-m, m]²` of the first and last frequency axes
+    /// (`k_x`, `k_y` in 2D; the other coordinates 0); NaN where nothing was computed
+    /// (`k = 0`, outside the computed ball).
+    pub fn periodogram(&self, m: usize) -> Periodogram {
+        let m_signed = m as i64;
+        let mut values = Vec::with_capacity((2 * m + 1) * (2 * m + 1));
+        let mut k = [0i64; D];
+        for ky in -m_signed..=m_signed {
+            for kx in -m_signed..=m_signed {
+                k[0] = kx;
+                k[D - 1] = ky;
+                values.push(self.power(&k).unwrap_or(f64::NAN));
+            }
+        }
+        Periodogram { max_frequency: m, values }
+    }
+
     /// Every stored frequency (the half lattice whose first non-zero coordinate is
     /// positive; `P(−k) = P(k)`) with its mean periodogram.
     pub fn frequencies(&self) -> impl Iterator<Item = ([i64; D], f64)> + '_ {
@@ -304,6 +321,34 @@ pub fn radial_spectrum<const D: usize>(
     let mut accumulator = SpectrumAccumulator::new(options);
     accumulator.add(points, domain);
     accumulator.radial()
+}
+
+/// A periodogram on a square grid of integer frequencies `-m..=m` on two axes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Periodogram {
+    /// The largest frequency `m`; the grid has `2m + 1` cells a side.
+    pub max_frequency: usize,
+    /// Power, row by row from `k_y = -m`, each row from `k_x = -m`; NaN at `k = 0`.
+    pub values: Vec<f64>,
+}
+
+/// The number of frequencies of the half lattice in the ball `|k| < k_max + ½`, estimated
+/// by the ball's volume: the work of a spectrum is this times the number of points.
+pub fn half_lattice_size(dim: usize, k_max: usize) -> f64 {
+    crate::metrics::unit_ball_volume(dim) * (k_max as f64 + 0.5).powi(dim as i32) / 2.0
+}
+
+/// The half-width `m` of a periodogram image: `⌊multiple · √N⌋`, lowered until the square
+/// `[-m, m]²` lies inside the computed disc `|k| < k_max + ½`.
+pub fn periodogram_half_width(nominal_count: usize, multiple: f64, k_max: usize) -> usize {
+    let wanted = (multiple * (nominal_count.max(1) as f64).sqrt()).floor();
+    // The corner (m, m) is inside when 4 · 2m² < (2 k_max + 1)², i.e. m < (k_max + ½)/√2.
+    let mut m = if wanted < k_max as f64 { wanted as usize } else { k_max };
+    let limit = (2.0 * k_max as f64 + 1.0).powi(2);
+    while m > 1 && 8.0 * (m as f64).powi(2) >= limit {
+        m -= 1;
+    }
+    m.max(1)
 }
 
 /// One ring `radius − ½ ≤ |k| < radius + ½` of the radial spectrum.

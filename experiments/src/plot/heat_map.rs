@@ -1,7 +1,8 @@
 //! A grid of values as an image (e.g. a 2D power spectrum), with a colour scale.
 
 use super::png::{base64, indexed_png};
-use super::{FONT, PlotError, centred_text, format_number, render, require};
+use super::{FONT, PlotError, centred_text, render, require};
+use crate::format::short;
 use plotters::prelude::*;
 
 /// How values map to colours. Values outside `[min, max]` take the end colours.
@@ -147,8 +148,8 @@ pub fn heat_map(map: &HeatMap) -> Result<String, PlotError> {
             .disable_mesh()
             .x_labels(5)
             .y_labels(5)
-            .x_label_formatter(&|v| format_number(*v))
-            .y_label_formatter(&|v| format_number(*v))
+            .x_label_formatter(&|v| short(*v))
+            .y_label_formatter(&|v| short(*v))
             .x_desc(map.x_label.as_str())
             .y_desc(map.y_label.as_str())
             .label_style((FONT, 11))
@@ -170,7 +171,7 @@ pub fn heat_map(map: &HeatMap) -> Result<String, PlotError> {
             .disable_mesh()
             .disable_x_axis()
             .y_labels(6)
-            .y_label_formatter(&|v| format_number(if log { 10f64.powf(*v) } else { *v }))
+            .y_label_formatter(&|v| short(if log { 10f64.powf(*v) } else { *v }))
             .y_desc(map.colour_label.as_str())
             .label_style((FONT, 11))
             .axis_desc_style((FONT, 12))

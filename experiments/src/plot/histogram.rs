@@ -2,9 +2,9 @@
 //! expectation overlaid.
 
 use super::{
-    FONT, LegendMark, PlotError, draw_legend, finite_bounds, format_number, render, require,
-    sampler_colour,
+    FONT, LegendMark, PlotError, draw_legend, finite_bounds, render, require, sampler_colour,
 };
+use crate::format::short;
 use plotters::prelude::*;
 
 /// One sampler's histogram.
@@ -89,8 +89,8 @@ pub fn nn_histograms(chart: &HistogramChart) -> Result<String, PlotError> {
                 .disable_mesh()
                 .x_labels(5)
                 .y_labels(4)
-                .x_label_formatter(&|v| format_number(*v))
-                .y_label_formatter(&|v| format_number(*v))
+                .x_label_formatter(&|v| short(*v))
+                .y_label_formatter(&|v| short(*v))
                 .x_desc(chart.x_label.as_str())
                 .y_desc(chart.y_label.as_str())
                 .label_style((FONT, 10))

@@ -2,9 +2,10 @@
 
 use super::spectrum::REFERENCE_GREY;
 use super::{
-    FONT, LegendMark, PlotError, draw_legend, finite_bounds, format_number, padded, render,
-    require, sampler_colour,
+    FONT, LegendMark, PlotError, draw_legend, finite_bounds, padded, render, require,
+    sampler_colour,
 };
+use crate::format::short;
 use plotters::prelude::*;
 
 /// One sampler's value.
@@ -72,7 +73,7 @@ pub fn metric_chart(chart: &MetricChart) -> Result<String, PlotError> {
         let root = root.titled(&chart.title, (FONT, 17))?;
         let (legend, plot) = root.split_vertically(strip);
         if let Some(reference) = &chart.reference {
-            let label = format!("{} = {}", reference.label, format_number(reference.value));
+            let label = format!("{} = {}", reference.label, short(reference.value));
             let (_, right) = legend.split_horizontally(152);
             draw_legend(&right, 10, &[(LegendMark::Dashed(REFERENCE_GREY), label, None)])?;
         }
@@ -93,7 +94,7 @@ pub fn metric_chart(chart: &MetricChart) -> Result<String, PlotError> {
                 SegmentValue::CenterOf(row) if *row < rows => names[rows - 1 - row].to_string(),
                 _ => String::new(),
             })
-            .x_label_formatter(&|v| format_number(*v))
+            .x_label_formatter(&|v| short(*v))
             .x_desc(chart.label.as_str())
             .label_style((FONT, 12))
             .axis_desc_style((FONT, 13))

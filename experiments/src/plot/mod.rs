@@ -6,7 +6,7 @@
 //! raster (the periodogram image) is a PNG encoded by this module and embedded as a data URI.
 //!
 //! Colours: every sampler keeps one colour in every figure, chosen by its position in
-//! [`crate::registry::SAMPLER_NAMES`] (see [`sampler_colour`]).
+//! [`crate::spec::names`], the order of the specification (see [`sampler_colour`]).
 //!
 //! | figure | function |
 //! | --- | --- |
@@ -38,7 +38,6 @@ pub use scaling::{ScalingChart, scaling_chart};
 pub use scatter::{Scatter2d, scatter_2d};
 pub use spectrum::{SpectrumChart, radial_spectra};
 
-use crate::registry::SAMPLER_NAMES;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend, WHITE};
 use plotters::style::RGBColor;
@@ -62,7 +61,7 @@ pub struct PlotError {
     pub message: String,
 }
 
-/// The palette, in the order of [`SAMPLER_NAMES`] (Okabe–Ito colours first, readable for
+/// The palette, in the order of [`crate::spec::names`] (Okabe–Ito colours first, readable for
 /// colour-blind viewers, then a few more).
 pub const PALETTE: [RGBColor; 10] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
@@ -78,9 +77,9 @@ pub const PALETTE: [RGBColor; 10] = [
 ];
 
 /// The colour of a sampler in every figure: the palette entry at the sampler's position in
-/// [`SAMPLER_NAMES`]; names outside that list get a fixed colour from their bytes.
+/// [`crate::spec::names`]; names outside that list get a fixed colour from their bytes.
 pub fn sampler_colour(name: &str) -> RGBColor {
-    let index = SAMPLER_NAMES
+    let index = crate::spec::names()
         .iter()
         .position(|known| *known == name)
         .unwrap_or_else(|| name.bytes().map(usize::from).sum());
@@ -90,31 +89,6 @@ pub fn sampler_colour(name: &str) -> RGBColor {
 /// The colour as SVG writes it (`#RRGGBB`), for tests and the HTML page.
 pub fn colour_hex(colour: RGBColor) -> String {
     format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
-}
-
-/// A number for labels and tables: four significant digits, without trailing zeros;
-/// scientific notation outside `[1e-3, 1e5)`.
-pub fn format_number(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
-    }
-    let magnitude = x.abs();
-    if !(1e-3..1e5).contains(&magnitude) {
-        let text = format!("{x:.3e}");
-        return match text.split_once('e') {
-            Some((mantissa, exponent)) if mantissa.contains('.') => {
-                format!("{}e{exponent}", mantissa.trim_end_matches('0').trim_end_matches('.'))
-            }
-            _ => text,
-        };
-    }
-    let decimals = (3 - magnitude.log10().floor() as i32).max(0) as usize;
-    let text = format!("{x:.decimals$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
 }
 
 /// The font family of all text.
@@ -229,7 +203,7 @@ mod tests {
 
     #[test]
     fn known_samplers_have_distinct_fixed_colours() {
-        let colours: Vec<_> = SAMPLER_NAMES.iter().map(|n| sampler_colour(n)).collect();
+        let colours: Vec<_> = crate::spec::names().iter().map(|n| sampler_colour(n)).collect();
         for (i, a) in colours.iter().enumerate() {
             for b in &colours[i + 1..] {
                 assert_ne!(a, b);
@@ -238,18 +212,6 @@ mod tests {
         assert_eq!(sampler_colour("bridson"), PALETTE[0]);
         assert_eq!(sampler_colour("no-such"), sampler_colour("no-such"));
         assert_eq!(colour_hex(PALETTE[0]), "#0072B2");
-    }
-
-    #[test]
-    fn numbers_are_short() {
-        assert_eq!(format_number(0.05000000000000001), "0.05");
-        assert_eq!(format_number(1234.5678), "1235");
-        assert_eq!(format_number(0.012345), "0.01235");
-        assert_eq!(format_number(-2.0), "-2");
-        assert_eq!(format_number(1.5e-7), "1.5e-7");
-        assert_eq!(format_number(1e-4), "1e-4");
-        assert_eq!(format_number(-1.2345e6), "-1.234e6");
-        assert_eq!(format_number(0.0), "0");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! A 3D point set as three orthogonal views: thin central slabs (or full projections).
 
 use super::scatter::{panel_size, point_panel, valid_box};
-use super::{PlotError, centred_text, format_number, render, require};
+use super::{PlotError, centred_text, render, require};
+use crate::format::short;
 
 const TITLE: u32 = 24;
 
@@ -62,8 +63,8 @@ pub fn projections_3d(plot: &Projections3d) -> Result<String, PlotError> {
                             AXES[a],
                             AXES[b],
                             AXES[hidden],
-                            format_number(centre),
-                            format_number(half)
+                            short(centre),
+                            short(half)
                         ),
                     )
                 }

@@ -2,10 +2,11 @@
 //! fitted power laws.
 
 use super::{
-    FONT, LEGEND_WIDTH, LegendMark, PlotError, Series, draw_legend, finite_bounds, format_number,
-    render, require, sampler_colour,
+    FONT, LEGEND_WIDTH, LegendMark, PlotError, Series, draw_legend, finite_bounds, render, require,
+    sampler_colour,
 };
 use crate::fit::{PowerLaw, power_law};
+use crate::format::short;
 use plotters::prelude::*;
 
 /// Measurements to draw: one series of `(N, value)` per sampler (repeated runs as separate
@@ -58,8 +59,8 @@ pub fn scaling_chart(chart: &ScalingChart) -> Result<String, PlotError> {
             .y_labels(6)
             .x_desc("number of points N")
             .y_desc(chart.y_label.as_str())
-            .x_label_formatter(&|v| format_number(*v))
-            .y_label_formatter(&|v| format_number(*v))
+            .x_label_formatter(&|v| short(*v))
+            .y_label_formatter(&|v| short(*v))
             .label_style((FONT, 12))
             .axis_desc_style((FONT, 13))
             .light_line_style(WHITE)

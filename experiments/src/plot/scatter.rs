@@ -1,8 +1,7 @@
 //! A 2D point set in its domain, at unit aspect with the domain box drawn.
 
-use super::{
-    DrawResult, FONT, PlotError, centred_text, format_number, render, require, sampler_colour,
-};
+use super::{DrawResult, FONT, PlotError, centred_text, render, require, sampler_colour};
+use crate::format::short;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -84,8 +83,8 @@ pub(crate) fn point_panel(
         .disable_mesh()
         .x_labels(3)
         .y_labels(3)
-        .x_label_formatter(&|v| format_number(*v))
-        .y_label_formatter(&|v| format_number(*v))
+        .x_label_formatter(&|v| short(*v))
+        .y_label_formatter(&|v| short(*v))
         .x_desc(axis_names.0)
         .y_desc(axis_names.1)
         .label_style((FONT, 11))

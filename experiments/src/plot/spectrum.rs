@@ -3,8 +3,9 @@
 
 use super::{
     FONT, LEGEND_WIDTH, LegendMark, PlotError, Reference, Series, draw_legend, finite_bounds,
-    format_number, render, require, sampler_colour,
+    render, require, sampler_colour,
 };
+use crate::format::short;
 use plotters::prelude::*;
 
 /// Curves to draw together, one per sampler (radial power spectra, pair correlation).
@@ -57,8 +58,8 @@ pub fn radial_spectra(chart: &SpectrumChart) -> Result<String, PlotError> {
             .y_label_area_size(52)
             .build_cartesian_2d(x_lo..x_hi, 0.0..top)?;
         ctx.configure_mesh()
-            .x_label_formatter(&|v| format_number(*v))
-            .y_label_formatter(&|v| format_number(*v))
+            .x_label_formatter(&|v| short(*v))
+            .y_label_formatter(&|v| short(*v))
             .x_desc(chart.x_label.as_str())
             .y_desc(chart.y_label.as_str())
             .label_style((FONT, 12))

@@ -1,18 +1,14 @@
 //! What the report computes from one point set: the seam between the runner and the metrics.
 //!
-//! The runner calls [`Analyzer::analyze`] on every realisation and aggregates the result:
-//! scalars go to `results.csv`, the tables and the metric charts; curves are averaged over
-//! realisations and drawn. [`StandardAnalyzer`] is the report's analyzer, built on
-//! [`crate::metrics`]; tests can pass their own.
+//! The runner calls [`Analyzer::analyze`] on every realisation and aggregates the
+//! [`Measurements`]: scalars go to `results.csv`, the tables and the metric charts; curves
+//! are averaged over realisations and drawn. [`StandardAnalyzer`] is the report's analyzer:
+//! it calls [`crate::analyze::analyze`], the very analysis of `experiments analyze`, and
+//! keeps its scalars and curves; tests can pass their own.
 
+use crate::analyze::{AnalyzeOptions, LengthUnit, PairCorrelationOptions, analyze};
 use crate::config::MetricsConfig;
-use crate::metrics::pairs::pairs_closer_than_in;
-use crate::metrics::relative_radius::relative_radius_from;
-use crate::metrics::{
-    NeighbourIndex, SpectrumAccumulator, SpectrumOptions, WhiteNoiseTheory, clark_evans,
-    cluster_rate, coverage, l2_star_discrepancy, nearest_neighbour_stats, pair_correlation,
-    unit_ball_volume,
-};
+use crate::metrics::{Histogram, Periodogram, WhiteNoiseTheory, unit_ball_volume};
 use crate::plot::Reference;
 use poisson_nd::PointSet;
 use poisson_nd::rng::derive_seed;
@@ -52,41 +48,20 @@ pub struct Curve {
     pub points: Vec<(f64, f64)>,
 }
 
-/// A 2D periodogram on a square grid of integer frequencies `-m..=m` on both axes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Periodogram {
-    /// The largest frequency `m`; the grid has `2m + 1` cells a side.
-    pub max_frequency: usize,
-    /// Power, row by row from `k_y = -m`, each row from `k_x = -m`; NaN at `k = 0`.
-    pub values: Vec<f64>,
-}
-
-/// A nearest-neighbour distance histogram with the white-noise expectation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Histogram {
-    /// Label of the distance axis (its unit).
-    pub x_label: String,
-    /// Label of the height axis.
-    pub y_label: String,
-    /// Bin edges: one more than `values`.
-    pub edges: Vec<f64>,
-    /// Bar heights.
-    pub values: Vec<f64>,
-    /// The white-noise expectation in the same units; empty for none.
-    pub expected: Vec<(f64, f64)>,
-}
-
-/// Everything computed from one point set.
+/// What the report keeps of one point set.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Analysis {
+pub struct Measurements {
     /// Named scalar metrics, in a fixed order (they become rows of `results.csv`).
     pub scalars: Vec<(String, f64)>,
     /// The radial power spectrum, if computed.
     pub radial_spectrum: Option<Curve>,
     /// The 2D periodogram, if computed (2D only).
     pub periodogram: Option<Periodogram>,
-    /// The nearest-neighbour histogram, if computed.
+    /// The nearest-neighbour distances' histogram in units of `r`, if computed.
     pub nn_histogram: Option<Histogram>,
+    /// The white-noise density of the nearest-neighbour distance in units of `r`, drawn
+    /// over the histogram; empty for none.
+    pub nn_expected: Vec<(f64, f64)>,
     /// The pair correlation function, if computed.
     pub pair_correlation: Option<Curve>,
 }
@@ -103,12 +78,14 @@ pub struct ChartContext {
     pub count: usize,
     /// Whether the box is periodic.
     pub periodic: bool,
+    /// The volume of the box.
+    pub volume: f64,
 }
 
 /// A scalar metric drawn as a chart across samplers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChartSpec {
-    /// The metric's name in [`Analysis::scalars`].
+    /// The metric's name in [`Measurements::scalars`].
     pub metric: String,
     /// Axis label (name and unit).
     pub label: String,
@@ -121,8 +98,11 @@ pub struct ChartSpec {
 /// Computes metrics from point sets.
 pub trait Analyzer {
     /// Analyses one realisation.
-    fn analyze<const D: usize>(&self, set: &PointSet<D>, context: &AnalysisContext<'_>)
-    -> Analysis;
+    fn analyze<const D: usize>(
+        &self,
+        set: &PointSet<D>,
+        context: &AnalysisContext<'_>,
+    ) -> Measurements;
 
     /// The scalar metrics charted for a dimension.
     fn charts(&self, context: &ChartContext) -> Vec<ChartSpec>;
@@ -155,27 +135,20 @@ pub trait Analyzer {
 /// | `mean_nn` | mean nearest-neighbour distance |
 /// | `clark_evans` | `mean_nn` over the white-noise mean NN at the same `N` (torus formula in a periodic box, infinite-plane formula in a closed one) |
 /// | `coverage` | fraction of the box within `r` of a point (Monte Carlo, `coverage_probes` probes seeded by [`coverage_seed`]) |
-/// | `l2_star_discrepancy` | Warnock's L2-star discrepancy (skipped above [`DISCREPANCY_MAX_POINTS`]) |
-/// | `effective_nyquist` | ν_eff of Heck, Schlömer & Deussen, cycles per unit length |
+/// | `l2_star_discrepancy` | Warnock's L2-star discrepancy (skipped above [`crate::analyze::DISCREPANCY_MAX_POINTS`]) |
+/// | `effective_nyquist` | ν_eff of Heck, Schlömer & Deussen, cycles per box side |
 /// | `effective_nyquist_over_spacing` | `ν_eff / N^(1/D)` |
-/// | `spectral_peak_frequency` | radius of the ring of highest mean power, cycles per unit length |
+/// | `spectral_peak_frequency` | radius of the ring of highest mean power, cycles per box side |
 /// | `spectral_peak_power` | that ring's mean power (white noise: 1) |
 ///
 /// Curves: the radial power spectrum and, in 2D, the periodogram on a square (a spectrum is
-/// skipped when points × frequencies exceeds [`SPECTRUM_BUDGET`]); the histogram of
+/// skipped when points × frequencies exceeds [`crate::analyze::SPECTRUM_BUDGET`]); the histogram of
 /// nearest-neighbour distances in units of `r` (as a density) with the white-noise density
 /// ([`white_noise_nn_density`]); the pair correlation function against distance / `r`.
 /// In a closed box the radial spectrum and ν_eff leave out the frequency axes, where the
 /// box's faces show as a seam.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StandardAnalyzer;
-
-/// The L2-star discrepancy (O(N²)) is skipped when the dimension's nominal count exceeds this.
-pub const DISCREPANCY_MAX_POINTS: usize = 20_000;
-
-/// A spectrum is skipped when the nominal count times the frequencies computed exceeds this
-/// (about a second of work per 10⁹ on one core).
-pub const SPECTRUM_BUDGET: f64 = 4e9;
 
 /// The stream that derives the coverage probes' seed from the realisation's seed.
 const COVERAGE_STREAM: u64 = 0x636f_7665_7261_6765; // "coverage"
@@ -231,26 +204,30 @@ pub fn white_noise_nn_density(
 /// The highest ring of the spectra of a dimension: `⌈multiple · N^(1/D)⌉` for its nominal
 /// count `N`.
 pub fn spectrum_max_ring(dim: usize, nominal_count: usize, multiple: f64) -> usize {
-    SpectrumOptions::for_points(dim, nominal_count, multiple).k_max
+    crate::metrics::SpectrumOptions::for_points(dim, nominal_count, multiple).k_max
 }
 
-/// The half-width `m` of the 2D periodogram image: `⌊multiple · √N⌋`, lowered until the
-/// square `[-m, m]²` lies inside the computed disc `|k| < k_max + ½`.
-pub fn periodogram_half_width(nominal_count: usize, multiple: f64, k_max: usize) -> usize {
-    let wanted = (multiple * (nominal_count.max(1) as f64).sqrt()).floor();
-    // The corner (m, m) is inside when 4 · 2m² < (2 k_max + 1)², i.e. m < (k_max + ½)/√2.
-    let mut m = if wanted < k_max as f64 { wanted as usize } else { k_max };
-    let limit = (2.0 * k_max as f64 + 1.0).powi(2);
-    while m > 1 && 8.0 * (m as f64).powi(2) >= limit {
-        m -= 1;
+/// The options of [`analyze`] for one realisation of the report.
+pub fn analyze_options(context: &AnalysisContext<'_>, periodic: bool) -> AnalyzeOptions {
+    let options = context.options;
+    AnalyzeOptions {
+        radius: Some(context.radius),
+        histogram_bins: options.histogram_bins,
+        histogram_range: Some(options.histogram_range),
+        probes: options.coverage_probes,
+        seed: coverage_seed(context.seed),
+        reference_realisations: 0,
+        spectrum_multiple: options.spectrum_max_frequency,
+        exclude_axes: !periodic,
+        periodogram_multiple: Some(options.periodogram_max_frequency),
+        nominal_count: Some(context.nominal_count),
+        pair_correlation: PairCorrelationOptions {
+            bins: options.pair_correlation_bins,
+            range: options.pair_correlation_range,
+            unit: LengthUnit::Radius,
+        },
+        ..AnalyzeOptions::default()
     }
-    m.max(1)
-}
-
-/// The number of frequencies of the half lattice in the ball `|k| < k_max + ½`, estimated
-/// by the ball's volume.
-fn half_lattice_size(dim: usize, k_max: usize) -> f64 {
-    unit_ball_volume(dim) * (k_max as f64 + 0.5).powi(dim as i32) / 2.0
 }
 
 impl Analyzer for StandardAnalyzer {
@@ -258,139 +235,49 @@ impl Analyzer for StandardAnalyzer {
         &self,
         set: &PointSet<D>,
         context: &AnalysisContext<'_>,
-    ) -> Analysis {
-        let options = context.options;
-        let points = &set.points;
+    ) -> Measurements {
         let domain = &set.domain;
-        let n = points.len();
-        let volume = domain.volume();
-        let periodic = domain.is_periodic();
+        let (n, volume, periodic) = (set.len(), domain.volume(), domain.is_periodic());
         let r = context.radius;
-        let mut scalars: Vec<(String, f64)> = Vec::new();
-        let mut push = |name: &str, value: f64| scalars.push((name.to_string(), value));
-
-        let index = NeighbourIndex::new(points, domain);
-        let nn = index.nearest_neighbour_distances();
-        let stats = nearest_neighbour_stats(&nn, 1);
-        let min_distance = stats.as_ref().map_or(f64::NAN, |s| s.min);
-        let mean_nn = stats.as_ref().map_or(f64::NAN, |s| s.mean);
-        let relative = stats.as_ref().and_then(|s| relative_radius_from(D, n, volume, s.min, None));
-        push("min_distance", min_distance);
-        push("relative_radius", relative.as_ref().map_or(f64::NAN, |x| x.relative_radius));
-        push("packing_fraction", relative.as_ref().map_or(f64::NAN, |x| x.packing_fraction));
-        push("cluster_rate", if n >= 2 { cluster_rate(&nn, r) } else { f64::NAN });
-        push("pairs_closer", pairs_closer_than_in(&index, r) as f64);
-        push("mean_nn", mean_nn);
-        let theory = WhiteNoiseTheory::for_domain(domain, n);
-        let expected_nn = if periodic { theory.mean_nn_torus() } else { theory.mean_nn_infinite() };
-        push("clark_evans", if n >= 2 { clark_evans(mean_nn, expected_nn) } else { f64::NAN });
-        let covered =
-            coverage(points, domain, r, options.coverage_probes, coverage_seed(context.seed));
-        push("coverage", covered.fraction);
-        let discrepancy = if context.nominal_count <= DISCREPANCY_MAX_POINTS && n > 0 {
-            l2_star_discrepancy(points, domain)
-        } else {
-            f64::NAN
+        let analysis = analyze(&set.points, domain, &analyze_options(context, periodic));
+        let scalars = analysis.metrics().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let nn_histogram = analysis.nearest_neighbour.map(|stats| Histogram {
+            lower: stats.histogram.lower / r,
+            bin_width: stats.histogram.bin_width / r,
+            ..stats.histogram
+        });
+        let top = context.options.histogram_range;
+        let samples = 200;
+        let nn_expected = match nn_histogram {
+            Some(_) => (0..=samples)
+                .map(|i| {
+                    let x = top * i as f64 / samples as f64;
+                    (x, white_noise_nn_density(D, n, volume, r, periodic, x))
+                })
+                .collect(),
+            None => Vec::new(),
         };
-        push("l2_star_discrepancy", discrepancy);
-
-        let mut analysis = Analysis::default();
-        let k_max = spectrum_max_ring(D, context.nominal_count, options.spectrum_max_frequency);
-        let affordable =
-            half_lattice_size(D, k_max) * context.nominal_count as f64 <= SPECTRUM_BUDGET;
-        let mut spectral = [f64::NAN; 4];
-        if affordable && n > 0 {
-            let mut accumulator =
-                SpectrumAccumulator::new(SpectrumOptions::new(k_max).exclude_axes(!periodic));
-            accumulator.add(points, domain);
-            let radial = accumulator.radial();
-            spectral[0] = radial.effective_nyquist;
-            spectral[1] = radial.effective_nyquist_over_spacing;
-            if let Some(peak) = radial.peak {
-                spectral[2] = peak.radius as f64;
-                spectral[3] = peak.power;
-            }
-            analysis.radial_spectrum = Some(Curve {
-                x_label: "frequency |k| [cycles per unit length]".into(),
-                points: radial
-                    .rings
-                    .iter()
-                    .map(|ring| (ring.radius as f64, ring.mean_power))
-                    .collect(),
+        let radial_spectrum = analysis.spectrum.map(|radial| Curve {
+            x_label: "frequency |k| [cycles per box side]".into(),
+            points: radial.rings.iter().map(|ring| (ring.radius as f64, ring.mean_power)).collect(),
+        });
+        let pair_correlation =
+            analysis.pair_correlation.filter(|p| !p.bins.is_empty()).map(|pcf| Curve {
+                x_label: "distance / r".into(),
+                points: pcf.bins.iter().map(|b| (0.5 * (b.r_lower + b.r_upper) / r, b.g)).collect(),
             });
-            if D == 2 {
-                let m = periodogram_half_width(
-                    context.nominal_count,
-                    options.periodogram_max_frequency,
-                    k_max,
-                );
-                let m_signed = m as i64;
-                let mut values = Vec::with_capacity((2 * m + 1) * (2 * m + 1));
-                let mut k = [0i64; D];
-                for ky in -m_signed..=m_signed {
-                    for kx in -m_signed..=m_signed {
-                        k[0] = kx;
-                        k[D - 1] = ky;
-                        values.push(accumulator.power(&k).unwrap_or(f64::NAN));
-                    }
-                }
-                analysis.periodogram = Some(Periodogram { max_frequency: m, values });
-            }
+        Measurements {
+            scalars,
+            radial_spectrum,
+            periodogram: analysis.periodogram,
+            nn_histogram,
+            nn_expected,
+            pair_correlation,
         }
-        for (name, value) in [
-            "effective_nyquist",
-            "effective_nyquist_over_spacing",
-            "spectral_peak_frequency",
-            "spectral_peak_power",
-        ]
-        .into_iter()
-        .zip(spectral)
-        {
-            push(name, value);
-        }
-
-        let finite: Vec<f64> = nn.iter().filter(|d| d.is_finite()).map(|d| d / r).collect();
-        if !finite.is_empty() {
-            let bins = options.histogram_bins;
-            let top = options.histogram_range;
-            let counts = crate::metrics::Histogram::new(&finite, 0.0, top, bins);
-            let scale = 1.0 / (finite.len() as f64 * counts.bin_width);
-            let samples = 200;
-            analysis.nn_histogram = Some(Histogram {
-                x_label: "nearest-neighbour distance / r".into(),
-                y_label: "density".into(),
-                edges: (0..=bins).map(|i| counts.edge(i)).collect(),
-                values: counts.counts.iter().map(|&c| c as f64 * scale).collect(),
-                expected: (0..=samples)
-                    .map(|i| {
-                        let x = top * i as f64 / samples as f64;
-                        (x, white_noise_nn_density(D, n, volume, r, periodic, x))
-                    })
-                    .collect(),
-            });
-        }
-        let bins = options.pair_correlation_bins;
-        let range = options.pair_correlation_range * r;
-        let bin_width = range / bins as f64;
-        if n >= 2 && bin_width > 0.0 && bin_width.is_finite() {
-            let pcf = pair_correlation(points, domain, bin_width, range);
-            if !pcf.bins.is_empty() {
-                analysis.pair_correlation = Some(Curve {
-                    x_label: "distance / r".into(),
-                    points: pcf
-                        .bins
-                        .iter()
-                        .map(|b| (0.5 * (b.r_lower + b.r_upper) / r, b.g))
-                        .collect(),
-                });
-            }
-        }
-        analysis.scalars = scalars;
-        analysis
     }
 
     fn charts(&self, context: &ChartContext) -> Vec<ChartSpec> {
-        let theory = WhiteNoiseTheory::new(context.dim, context.count, 1.0);
+        let theory = WhiteNoiseTheory::new(context.dim, context.count, context.volume);
         let white = if context.periodic {
             theory.cluster_rate_torus(context.radius)
         } else {
@@ -473,7 +360,7 @@ impl Analyzer for StandardAnalyzer {
             (
                 "effective_nyquist",
                 "effective Nyquist frequency ν_eff (Heck, Schlömer & Deussen 2013), cycles per \
-                 unit length: below it the spectrum has little power, so aliasing is low; 0 for \
+                 box side: below it the spectrum has little power, so aliasing is low; 0 for \
                  white noise",
             ),
             (
@@ -483,7 +370,7 @@ impl Analyzer for StandardAnalyzer {
             ),
             (
                 "spectral_peak_frequency",
-                "frequency of the highest ring of the radial spectrum, cycles per unit length",
+                "frequency of the highest ring of the radial spectrum, cycles per box side",
             ),
             ("spectral_peak_power", "mean power of that ring (white noise: 1)"),
         ]
@@ -496,7 +383,8 @@ impl Analyzer for StandardAnalyzer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use poisson_nd::{Domain, Sampler, WhiteNoise};
+    use crate::metrics::spectrum::periodogram_half_width;
+    use crate::spec::{NoParams, SamplerSpec};
 
     #[test]
     fn white_noise_density_integrates_to_one() {
@@ -535,8 +423,9 @@ mod tests {
 
     #[test]
     fn every_metric_of_a_white_noise_set() {
-        let torus = Domain::<2>::unit().periodic();
-        let set = WhiteNoise::new(torus).sample_seeded(400, 3);
+        let torus = crate::domains::unit::<2>(true);
+        let white = SamplerSpec::WhiteNoise(NoParams {}).build(torus, None, None).unwrap();
+        let set = white.run(Some(400), 3);
         let options = MetricsConfig::default();
         let context = AnalysisContext {
             sampler: "white-noise",
@@ -560,7 +449,8 @@ mod tests {
         assert!((value("clark_evans") - 1.0).abs() < 0.15);
         assert!((value("cluster_rate") - 0.68).abs() < 0.1);
         let histogram = analysis.nn_histogram.unwrap();
-        assert_eq!(histogram.edges.len(), options.histogram_bins + 1);
+        assert_eq!(histogram.edges().len(), options.histogram_bins + 1);
+        assert!((histogram.edge(options.histogram_bins) - options.histogram_range).abs() < 1e-12);
         let periodogram = analysis.periodogram.unwrap();
         let side = 2 * periodogram.max_frequency + 1;
         assert_eq!(periodogram.values.len(), side * side);

@@ -1,8 +1,9 @@
 //! The report's CSV files: tidy results (`sampler,dim,n,rep,seed,metric,value`) and timings.
 //!
-//! Floats are written in Rust's shortest round-trip form (`{:?}`: `0.1`, `1e-7`, `NaN`,
+//! Floats are written by [`crate::format::exact`] (shortest round-trip: `0.1`, `1e-7`, `NaN`,
 //! `inf`), so a file read back gives the same bits and a rerun gives the same bytes.
 
+use crate::format::exact as float;
 use std::io::{self, Write};
 
 /// One value of one metric of one realisation.
@@ -56,14 +57,14 @@ pub fn write_results<W: Write>(out: W, rows: &[ResultRow]) -> io::Result<()> {
     for row in rows {
         writeln!(
             out,
-            "{},{},{},{},{},{},{:?}",
+            "{},{},{},{},{},{},{}",
             field(&row.sampler),
             row.dim,
             row.n,
             row.rep,
             row.seed,
             field(&row.metric),
-            row.value
+            float(row.value)
         )?;
     }
     out.flush()
@@ -76,14 +77,14 @@ pub fn write_timings<W: Write>(out: W, rows: &[TimingRow]) -> io::Result<()> {
     for row in rows {
         writeln!(
             out,
-            "{},{},{},{},{},{},{:?}",
+            "{},{},{},{},{},{},{}",
             row.experiment,
             field(&row.sampler),
             row.dim,
             row.n,
             row.rep,
             row.seed,
-            row.seconds
+            float(row.seconds)
         )?;
     }
     out.flush()
@@ -99,11 +100,6 @@ pub fn table_text(header: &[&str], rows: &[Vec<String>]) -> String {
         text.push('\n');
     }
     text
-}
-
-/// A float as every CSV file of the report writes it: Rust's shortest round-trip form.
-pub fn float(x: f64) -> String {
-    format!("{x:?}")
 }
 
 /// A text field, quoted (RFC 4180) only when it must be.

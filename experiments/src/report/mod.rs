@@ -36,27 +36,30 @@ pub mod analysis;
 pub mod csv;
 pub mod environment;
 pub mod html;
+mod prose;
+mod scaling;
 mod sections;
+mod summary;
 
 use crate::config::{Config, ConfigError, DimConfig};
 use crate::fit::{PowerLaw, power_law};
-use crate::metrics::max_spacing;
-use crate::plot::{PlotError, Series};
-use crate::registry;
+use crate::io::write_atomically;
+use crate::metrics::{Periodogram, max_spacing};
+use crate::plot::{NnHistogram, PlotError, Series};
+use crate::spec::{Built, SamplerSpec};
 use crate::with_dim;
-use analysis::{
-    Analysis, AnalysisContext, Analyzer, Curve, Histogram, Periodogram, StandardAnalyzer,
-};
+use analysis::{AnalysisContext, Analyzer, Curve, Measurements, StandardAnalyzer};
 use csv::{ResultRow, TimingRow};
 use environment::Environment;
 use html::Page;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use poisson_nd::rng::derive_seed;
-use poisson_nd::{Domain, DynSampler, Sampler, StopReason};
-use sections::{sections, summary};
+use poisson_nd::{Domain, StopReason};
+use sections::sections;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use summary::summary;
 
 /// Command-line arguments of `experiments report`.
 #[derive(clap::Args, Debug, Clone, PartialEq)]
@@ -157,20 +160,25 @@ pub struct Realisation {
 /// All realisations of one sampler in one dimension.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplerResult {
-    /// The sampler.
+    /// The sampler's name.
     pub name: String,
+    /// The sampler, as configured.
+    pub spec: SamplerSpec,
     /// Whether it is radius-driven (promises a minimum distance).
     pub radius_driven: bool,
     /// The realisations, in order.
     pub realisations: Vec<Realisation>,
     /// The points of the first realisation, for the point-set figures.
     pub first_points: Vec<Vec<f64>>,
+    /// The same points as a point file (CSV), the figures' data.
+    pub first_points_file: String,
     /// The radial spectrum averaged over realisations.
     pub spectrum: Option<Curve>,
     /// The periodogram averaged over realisations.
     pub periodogram: Option<Periodogram>,
-    /// The nearest-neighbour histogram averaged over realisations.
-    pub histogram: Option<Histogram>,
+    /// The nearest-neighbour histogram in units of `r`, as densities averaged over
+    /// realisations, with the white-noise density.
+    pub histogram: Option<NnHistogram>,
     /// The pair correlation function averaged over realisations.
     pub pair_correlation: Option<Curve>,
 }
@@ -180,6 +188,10 @@ pub struct SamplerResult {
 pub struct DimResult {
     /// The dimension.
     pub dim: usize,
+    /// The box's lower corner.
+    pub origin: Vec<f64>,
+    /// The box's sides.
+    pub extent: Vec<f64>,
     /// The radius the radius-driven samplers were given.
     pub radius: f64,
     /// The count the count-driven samplers were given, if any ran.
@@ -273,7 +285,7 @@ pub fn write_report<A: Analyzer>(
         .map_err(|source| ReportError::Write { path: figures_dir.clone(), source })?;
     let mut files = Vec::new();
     let mut write = |path: PathBuf, bytes: &[u8]| {
-        std::fs::write(&path, bytes)
+        write_atomically(&path, bytes)
             .map_err(|source| ReportError::Write { path: path.clone(), source })?;
         files.push(path);
         Ok::<(), ReportError>(())
@@ -392,26 +404,25 @@ fn measure<A: Analyzer>(
     Ok(ReportData { dims, scaling, timings })
 }
 
-fn unit_domain<const D: usize>(config: &Config) -> Domain<D> {
-    let domain = Domain::from_origin_and_extent([0.0; D], [1.0; D])
-        .unwrap_or_else(|_| unreachable!("the unit box is valid"));
-    if config.periodic { domain.periodic() } else { domain }
+/// The box of the comparison in `D` dimensions: the unit box, periodic or not as configured.
+/// Everything downstream reads its volume and sides from it.
+fn comparison_domain<const D: usize>(config: &Config) -> Domain<D> {
+    crate::domains::unit(config.periodic)
 }
 
-/// Builds `config.samplers[index]` in the unit box with `radius`.
+/// Builds `config.samplers[index]` in the comparison's box with `radius`.
 fn build<const D: usize>(
     config: &Config,
     index: usize,
     radius: f64,
-) -> Result<Box<dyn DynSampler<D>>, ReportError> {
-    let entry = &config.samplers[index];
-    registry::build::<D>(&entry.name, unit_domain::<D>(config), &entry.params(Some(radius)))
-        .map_err(|e| ReportError::Build {
-            index,
-            name: entry.label().to_string(),
-            dim: D,
-            message: e.to_string(),
-        })
+) -> Result<Built<D>, ReportError> {
+    let spec = &config.samplers[index];
+    spec.build(comparison_domain::<D>(config), Some(radius), None).map_err(|e| ReportError::Build {
+        index,
+        name: spec.name().to_string(),
+        dim: D,
+        message: e.to_string(),
+    })
 }
 
 fn measure_dim<const D: usize, A: Analyzer>(
@@ -422,37 +433,43 @@ fn measure_dim<const D: usize, A: Analyzer>(
     bar: &ProgressBar,
     timings: &mut Vec<TimingRow>,
 ) -> Result<DimResult, ReportError> {
+    let domain = comparison_domain::<D>(config);
+    let volume = domain.volume();
     let radius = match (entry.radius, entry.n) {
         (Some(radius), _) => radius,
-        (None, Some(n)) => radius_for_count(n, D, 1.0, config.relative_radius),
+        (None, Some(n)) => radius_for_count(n, D, volume, config.relative_radius),
         (None, None) => unreachable!("validated: radius or n"),
     };
-    let nominal = entry.n.unwrap_or_else(|| nominal_count(D, radius, 1.0, config.relative_radius));
+    let nominal =
+        entry.n.unwrap_or_else(|| nominal_count(D, radius, volume, config.relative_radius));
     let samplers = (0..config.samplers.len())
         .map(|i| build::<D>(config, i, radius))
         .collect::<Result<Vec<_>, _>>()?;
     // Radius-driven samplers run first: their mean count sets N for the others.
     let mut order: Vec<usize> = (0..samplers.len()).collect();
-    order.sort_by_key(|&i| samplers[i].min_distance().is_none());
+    order.sort_by_key(|&i| !config.samplers[i].is_radius_driven());
     let mut count = entry.n;
     let mut results: Vec<Option<SamplerResult>> = vec![None; samplers.len()];
     for i in order {
         let sampler = &samplers[i];
-        let name = config.samplers[i].label();
-        let radius_driven = sampler.min_distance().is_some();
+        let spec = &config.samplers[i];
+        let name = spec.name();
+        let radius_driven = spec.is_radius_driven();
+        // Radius-driven samplers fill the box; count-driven ones draw N points.
         let n = if radius_driven {
-            usize::MAX
+            None
         } else {
-            count.ok_or(ReportError::NoCount { index, dim: D })?
+            Some(count.ok_or(ReportError::NoCount { index, dim: D })?)
         };
         let mut realisations = Vec::new();
         let mut analyses = Vec::new();
         let mut first_points = Vec::new();
+        let mut first_points_file = String::new();
         for rep in 0..config.realisations {
             bar.set_message(format!("{D}D {name} #{rep}"));
             let seed = comparison_seed(config.seed, D, name, rep);
             let start = Instant::now();
-            let set = sampler.sample_seeded(n, seed);
+            let set = sampler.run(n, seed);
             let seconds = start.elapsed().as_secs_f64();
             timings.push(TimingRow {
                 experiment: "comparison",
@@ -477,6 +494,7 @@ fn measure_dim<const D: usize, A: Analyzer>(
             bar.inc(1);
             if rep == 0 {
                 first_points = set.points.iter().map(|p| p.to_vec()).collect();
+                first_points_file = point_file(&set.points, name)?;
             }
             realisations.push(Realisation {
                 rep,
@@ -494,19 +512,45 @@ fn measure_dim<const D: usize, A: Analyzer>(
                 realisations.iter().map(|r| r.n as f64).sum::<f64>() / realisations.len() as f64;
             count = Some((mean.round() as usize).max(1));
         }
-        results[i] = Some(aggregate(name, radius_driven, realisations, first_points, analyses));
+        results[i] =
+            Some(aggregate(spec, realisations, (first_points, first_points_file), analyses));
     }
     let samplers = results.into_iter().flatten().collect::<Vec<_>>();
     let count = samplers.iter().any(|s| !s.radius_driven).then_some(count).flatten();
-    Ok(DimResult { dim: D, radius, count, nominal_count: nominal, samplers })
+    Ok(DimResult {
+        dim: D,
+        origin: domain.origin().to_vec(),
+        extent: domain.extent().to_vec(),
+        radius,
+        count,
+        nominal_count: nominal,
+        samplers,
+    })
+}
+
+/// A point set as the figures' data file, through the one point I/O layer.
+fn point_file<const D: usize>(
+    points: &[poisson_nd::Point<D>],
+    sampler: &str,
+) -> Result<String, ReportError> {
+    let mut bytes = Vec::new();
+    crate::io::encode(
+        crate::io::PointFormat::Csv,
+        &mut bytes,
+        &crate::io::PointData::new(points.to_vec()),
+    )
+    .map_err(|source| ReportError::Write {
+        path: PathBuf::from(format!("figures/{D}d-points-{sampler}.csv")),
+        source,
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn aggregate(
-    name: &str,
-    radius_driven: bool,
+    spec: &SamplerSpec,
     realisations: Vec<Realisation>,
-    first_points: Vec<Vec<f64>>,
-    analyses: Vec<Analysis>,
+    (first_points, first_points_file): (Vec<Vec<f64>>, String),
+    analyses: Vec<Measurements>,
 ) -> SamplerResult {
     let mean_of = |curves: Vec<&Curve>| {
         curves.first().map(|first| Curve {
@@ -529,28 +573,40 @@ fn aggregate(
             .collect();
         Periodogram { max_frequency: first.max_frequency, values: mean_values(&same) }
     });
-    let histograms: Vec<&Histogram> =
-        analyses.iter().filter_map(|a| a.nn_histogram.as_ref()).collect();
-    let histogram = histograms.first().map(|first| {
-        let same: Vec<&&Histogram> = histograms.iter().filter(|h| h.edges == first.edges).collect();
-        Histogram {
-            x_label: first.x_label.clone(),
-            y_label: first.y_label.clone(),
-            edges: first.edges.clone(),
-            values: mean_values(&same.iter().map(|h| h.values.as_slice()).collect::<Vec<_>>()),
-            expected: mean_curve(&same.iter().map(|h| h.expected.as_slice()).collect::<Vec<_>>()),
-        }
-    });
+    let histogram = mean_histogram(spec.name(), &analyses);
     SamplerResult {
-        name: name.to_string(),
-        radius_driven,
+        name: spec.name().to_string(),
+        spec: spec.clone(),
+        radius_driven: spec.is_radius_driven(),
         realisations,
         first_points,
+        first_points_file,
         spectrum,
         periodogram,
         histogram,
         pair_correlation,
     }
+}
+
+/// The nearest-neighbour histograms of the realisations as densities, averaged over those
+/// with the first one's bins, with the mean white-noise density.
+fn mean_histogram(name: &str, analyses: &[Measurements]) -> Option<NnHistogram> {
+    let with_histogram: Vec<&Measurements> =
+        analyses.iter().filter(|a| a.nn_histogram.is_some()).collect();
+    let edges = with_histogram.first()?.nn_histogram.as_ref()?.edges();
+    let same: Vec<&Measurements> = with_histogram
+        .into_iter()
+        .filter(|a| a.nn_histogram.as_ref().is_some_and(|h| h.edges() == edges))
+        .collect();
+    let densities: Vec<Vec<f64>> =
+        same.iter().filter_map(|a| a.nn_histogram.as_ref().map(|h| h.densities())).collect();
+    let expected: Vec<&[(f64, f64)]> = same.iter().map(|a| a.nn_expected.as_slice()).collect();
+    Some(NnHistogram {
+        name: name.to_string(),
+        edges,
+        values: mean_values(&densities.iter().map(Vec::as_slice).collect::<Vec<_>>()),
+        expected: mean_curve(&expected),
+    })
 }
 
 /// The element-wise mean of equally long value lists (those as long as the first).
@@ -591,20 +647,20 @@ fn measure_scaling<const D: usize>(
     let (mut series, mut attempts) = (Vec::new(), Vec::new());
     for name in &scaling.samplers {
         let index = config.sampler_index(name).unwrap_or_else(|| unreachable!("validated"));
-        let label = config.samplers[index].label();
+        let label = config.samplers[index].name();
+        let radius_driven = config.samplers[index].is_radius_driven();
+        let volume = comparison_domain::<D>(config).volume();
         let mut points = Vec::new();
         let mut work = Vec::new();
-        let mut radius_driven = false;
         for target in scaling.counts_for(name) {
-            let radius = radius_for_count(target, D, 1.0, config.relative_radius);
+            let radius = radius_for_count(target, D, volume, config.relative_radius);
             let sampler = build::<D>(config, index, radius)?;
-            radius_driven = sampler.min_distance().is_some();
-            let n = if radius_driven { usize::MAX } else { target };
+            let n = if radius_driven { None } else { Some(target) };
             for rep in 0..scaling.reps {
                 bar.set_message(format!("scaling {D}D {label} N≈{target} #{rep}"));
                 let seed = scaling_seed(config.seed, D, label, target, rep);
                 let start = Instant::now();
-                let set = sampler.sample_seeded(n, seed);
+                let set = sampler.run(n, seed);
                 let seconds = start.elapsed().as_secs_f64();
                 bar.inc(1);
                 timings.push(TimingRow {

@@ -2,14 +2,15 @@
 //! summary.
 
 use super::analysis::{Analyzer, ChartContext, ChartSpec, Curve};
-use super::csv::{float, table_text};
+use super::csv::table_text;
 use super::html::{DataFile, Figure, Section, Table};
-use super::{DimResult, ReportData, ReportError, SamplerResult, ScalingResult};
+use super::prose;
+use super::{DimResult, ReportData, ReportError, SamplerResult};
 use crate::config::Config;
-use crate::fit::PowerLaw;
+use crate::format::{exact as float, short};
 use crate::plot::{
-    self, ColourScale, HeatMap, HistogramChart, MetricChart, MetricEntry, NnHistogram,
-    Projections3d, Reference, ScalingChart, Scatter2d, Series, SpectrumChart, format_number,
+    self, ColourScale, HeatMap, HistogramChart, MetricChart, MetricEntry, Projections3d, Reference,
+    Scatter2d, Series, SpectrumChart,
 };
 
 /// Mean and standard error of the mean, `s / √n` with the sample standard deviation `s`
@@ -29,15 +30,11 @@ pub(crate) fn mean_se(values: &[f64]) -> (f64, f64) {
 
 fn mean_pm_se(values: &[f64]) -> String {
     let (mean, se) = mean_se(values);
-    if se > 0.0 {
-        format!("{} ± {}", format_number(mean), format_number(se))
-    } else {
-        format_number(mean)
-    }
+    crate::format::with_error(mean, se, 4)
 }
 
 /// The values of `metric` over a sampler's realisations.
-fn metric_values(sampler: &SamplerResult, metric: &str) -> Vec<f64> {
+pub(crate) fn metric_values(sampler: &SamplerResult, metric: &str) -> Vec<f64> {
     sampler
         .realisations
         .iter()
@@ -75,6 +72,7 @@ pub(crate) fn chart_context(config: &Config, dim: &DimResult) -> ChartContext {
         radius: dim.radius,
         count: dim.count.unwrap_or(dim.nominal_count),
         periodic: config.periodic,
+        volume: dim.extent.iter().product(),
     }
 }
 
@@ -88,19 +86,13 @@ pub(crate) fn sections<A: Analyzer>(
         sections.push(dim_section(config, dim, analyzer)?);
     }
     if let Some(scaling) = &data.scaling {
-        sections.push(scaling_section(config, scaling)?);
+        sections.push(super::scaling::section(config, scaling)?);
     }
     let glossary = analyzer.glossary();
     if !glossary.is_empty() {
         sections.push(Section {
             heading: "Metrics".into(),
-            paragraphs: vec![
-                "Every metric is measured on each realisation; the tables give the mean ± the standard \
-                 error of the mean over realisations, results.csv every value. r is the comparison \
-                 radius of the dimension, N the number of points; in a periodic box every distance is \
-                 measured on the torus. The definitions are in docs/metrics.md and docs/report.md."
-                    .into(),
-            ],
+            paragraphs: vec![prose::METRICS.into()],
             tables: vec![Table {
                 caption: String::new(),
                 header: vec!["metric".into(), "meaning".into()],
@@ -118,8 +110,26 @@ fn dim_section<A: Analyzer>(
     dim: &DimResult,
     analyzer: &A,
 ) -> Result<Section, ReportError> {
-    let d = dim.dim;
-    let context = chart_context(config, dim);
+    let charts = analyzer.charts(&chart_context(config, dim));
+    let subsections = [
+        points_section(dim)?,
+        histogram_section(dim)?,
+        metric_section(dim, &charts)?,
+        spectrum_section(dim)?,
+        pair_correlation_section(dim)?,
+    ];
+    Ok(Section {
+        heading: format!("Comparison in {}D", dim.dim),
+        paragraphs: setup_paragraphs(config, dim),
+        tables: vec![metrics_table(dim)],
+        figures: Vec::new(),
+        subsections: subsections.into_iter().flatten().collect(),
+    })
+}
+
+/// What was compared in a dimension and how: the box, the two kinds of sampler, and what
+/// the specification says about particular samplers.
+fn setup_paragraphs(config: &Config, dim: &DimResult) -> Vec<String> {
     let names = |radius_driven: bool| {
         dim.samplers
             .iter()
@@ -127,115 +137,70 @@ fn dim_section<A: Analyzer>(
             .map(|s| s.name.as_str())
             .collect::<Vec<_>>()
     };
-    let has = |name: &str| dim.samplers.iter().any(|s| s.name == name);
-    let mut paragraphs = vec![format!(
-        "The unit box in {d}D, {}. {} realisation(s) per sampler; each realisation's seed is derived \
-         from the base seed {} and written to results.csv.",
-        if config.periodic {
-            "periodic: a torus, where distances wrap around, so there are no faces, the white-noise \
-             formulas are exact and the spectra have no seams"
-        } else {
-            "closed (not periodic): points near the faces have fewer neighbours, and the radial \
-             spectra leave out the frequency axes, where the faces show as a seam"
-        },
-        config.realisations,
-        config.seed
-    )];
     let (radius_driven, count_driven) = (names(true), names(false));
+    let mut paragraphs = vec![prose::setup(dim, config.periodic, config.realisations, config.seed)];
     if !radius_driven.is_empty() {
-        paragraphs.push(format!(
-            "Radius-driven samplers ({}) fill the box at r = {} until their own rule stops them, so \
-             their point counts differ a little (see the table).",
-            radius_driven.join(", "),
-            format_number(dim.radius)
-        ));
+        paragraphs.push(prose::radius_driven(&radius_driven, dim.radius));
     }
     if let (false, Some(count)) = (count_driven.is_empty(), dim.count) {
-        let source = match (radius_driven.first(), config.dims.iter().find(|e| e.dim == d)) {
-            (_, Some(entry)) if entry.n.is_some() => "as configured".to_string(),
-            (Some(first), _) => {
-                format!("the mean count of {first}, so all run at the same density")
-            }
-            (None, _) => "as configured".to_string(),
-        };
-        paragraphs.push(format!(
-            "Count-driven samplers ({}) draw N = {count} points, {source}.",
-            count_driven.join(", ")
+        let configured = config.dims.iter().any(|e| e.dim == dim.dim && e.n.is_some());
+        paragraphs.push(prose::count_driven(
+            &count_driven,
+            count,
+            radius_driven.first().filter(|_| !configured).copied(),
         ));
     }
-    if has("dart-throwing") && has("dart-throwing-grid") {
-        paragraphs.push(
-            "dart-throwing and dart-throwing-grid are the same algorithm with a different search (every \
-             point checked, or a grid lookup): with the same seed they give identical points, so their \
-             metrics agree up to the variation between realisations, and only their times differ."
-                .into(),
-        );
+    for sampler in &dim.samplers {
+        if let Some(twin) = sampler.spec.twin()
+            && dim.samplers.iter().any(|s| s.spec == twin.spec)
+        {
+            paragraphs.push(prose::twins(twin.spec.name(), &sampler.name, twin.difference));
+        }
     }
-    if has("jittered-grid") {
-        paragraphs.push(
-            "jittered-grid uses the largest near-cubic grid with at most N cells, so it may have a \
-             few points fewer."
-                .into(),
-        );
+    for sampler in dim.samplers.iter().filter(|s| !s.radius_driven) {
+        if let Some(note) = sampler.spec.count_note() {
+            paragraphs.push(format!("{} {note}.", sampler.name));
+        }
     }
+    paragraphs
+}
 
-    let mut table = Table {
-        caption: format!(
-            "Metrics in {d}D: mean ± standard error over realisations (definitions under Metrics)"
-        ),
-        header: std::iter::once("metric".to_string())
-            .chain(dim.samplers.iter().map(|s| s.name.clone()))
-            .collect(),
-        rows: Vec::new(),
-        text: false,
-    };
+/// The metrics table of a dimension: points, time, stop reasons, attempts, then every
+/// scalar metric, as mean ± standard error per sampler.
+fn metrics_table(dim: &DimResult) -> Table {
     let row = |label: &str, cell: &dyn Fn(&SamplerResult) -> String| {
         std::iter::once(label.to_string()).chain(dim.samplers.iter().map(cell)).collect::<Vec<_>>()
     };
-    table.rows.push(row("points", &|s| {
-        mean_pm_se(&s.realisations.iter().map(|r| r.n as f64).collect::<Vec<_>>())
-    }));
-    table.rows.push(row("time [ms]", &|s| {
-        mean_pm_se(&s.realisations.iter().map(|r| r.seconds * 1e3).collect::<Vec<_>>())
-    }));
-    table.rows.push(row("stopped", &|s| {
-        let mut reasons: Vec<&str> = s.realisations.iter().map(|r| r.stop.as_str()).collect();
-        reasons.dedup();
-        reasons.join(", ")
-    }));
-    table.rows.push(row("attempts", &|s| {
-        mean_pm_se(&s.realisations.iter().map(|r| r.attempts as f64).collect::<Vec<_>>())
-    }));
+    let mean_of = |value: fn(&super::Realisation) -> f64| {
+        move |s: &SamplerResult| mean_pm_se(&s.realisations.iter().map(value).collect::<Vec<_>>())
+    };
+    let mut rows = vec![
+        row("points", &mean_of(|r| r.n as f64)),
+        row("time [ms]", &mean_of(|r| r.seconds * 1e3)),
+        row("stopped", &|s| {
+            let mut reasons: Vec<&str> = s.realisations.iter().map(|r| r.stop.as_str()).collect();
+            reasons.dedup();
+            reasons.join(", ")
+        }),
+        row("attempts", &mean_of(|r| r.attempts as f64)),
+    ];
     for metric in metric_names(dim) {
-        table.rows.push(row(&metric, &|s| {
+        rows.push(row(&metric, &|s| {
             let values = metric_values(s, &metric);
             if values.is_empty() { "—".to_string() } else { mean_pm_se(&values) }
         }));
     }
-
-    let mut subsections = Vec::new();
-    if let Some(section) = points_section(dim)? {
-        subsections.push(section);
+    Table {
+        caption: format!(
+            "Metrics in {}D: mean ± standard error over realisations (definitions under Metrics)",
+            dim.dim
+        ),
+        header: std::iter::once("metric".to_string())
+            .chain(dim.samplers.iter().map(|s| s.name.clone()))
+            .collect(),
+        rows,
+        text: false,
     }
-    if let Some(section) = histogram_section(dim)? {
-        subsections.push(section);
-    }
-    if let Some(section) = metric_section(dim, &analyzer.charts(&context))? {
-        subsections.push(section);
-    }
-    if let Some(section) = spectrum_section(dim)? {
-        subsections.push(section);
-    }
-    if let Some(section) = pair_correlation_section(dim)? {
-        subsections.push(section);
-    }
-    Ok(Section {
-        heading: format!("Comparison in {d}D"),
-        paragraphs,
-        tables: vec![table],
-        figures: Vec::new(),
-        subsections,
-    })
 }
 
 /// The first realisation of every sampler, 2D as a scatter, 3D as three slabs (other
@@ -245,98 +210,94 @@ fn points_section(dim: &DimResult) -> Result<Option<Section>, ReportError> {
     if !(2..=3).contains(&d) {
         return Ok(None);
     }
-    let mut figures = Vec::new();
-    let slab = dim.radius.min(1.0);
+    let (lo, extent) = (&dim.origin, &dim.extent);
+    let shortest = extent.iter().copied().fold(f64::INFINITY, f64::min);
+    // Slabs at least r thick on every axis, as a fraction of each side.
+    let slab = (dim.radius / shortest).min(1.0);
     let window = scatter_window(dim.count.unwrap_or(dim.nominal_count));
+    let corner: Vec<f64> = (0..d).map(|a| lo[a] + window * extent[a]).collect();
+    let mut figures = Vec::new();
     for sampler in &dim.samplers {
         let title = format!("{} (N = {})", sampler.name, sampler.first_points.len());
         let file = format!("{d}d-points-{}", sampler.name);
-        let header = &["x", "y", "z"][..d];
-        let rows: Vec<Vec<String>> =
-            sampler.first_points.iter().map(|p| p.iter().map(|&x| float(x)).collect()).collect();
-        let data = vec![DataFile { file: format!("{file}.csv"), text: table_text(header, &rows) }];
-        let svg = match d {
-            2 => {
-                let points: Vec<[f64; 2]> = sampler
-                    .first_points
-                    .iter()
-                    .filter(|p| p[0] < window && p[1] < window)
-                    .map(|p| [p[0], p[1]])
-                    .collect();
-                let title =
-                    if window < 1.0 { format!("{title}, {} in view", points.len()) } else { title };
-                plot::scatter_2d(&Scatter2d {
-                    title,
-                    name: sampler.name.clone(),
-                    points,
-                    lo: [0.0; 2],
-                    hi: [window; 2],
-                })?
-            }
-            3 => plot::projections_3d(&Projections3d {
+        let data =
+            vec![DataFile { file: format!("{file}.csv"), text: sampler.first_points_file.clone() }];
+        let (svg, caption) = if d == 2 {
+            let points: Vec<[f64; 2]> = sampler
+                .first_points
+                .iter()
+                .filter(|p| p[0] < corner[0] && p[1] < corner[1])
+                .map(|p| [p[0], p[1]])
+                .collect();
+            let title =
+                if window < 1.0 { format!("{title}, {} in view", points.len()) } else { title };
+            let svg = plot::scatter_2d(&Scatter2d {
+                title,
+                name: sampler.name.clone(),
+                points,
+                lo: [lo[0], lo[1]],
+                hi: [corner[0], corner[1]],
+            })?;
+            let caption = if window < 1.0 {
+                format!(
+                    "{}: the first realisation, its corner [{}, {}) × [{}, {}) of the box.",
+                    sampler.name,
+                    short(lo[0]),
+                    short(corner[0]),
+                    short(lo[1]),
+                    short(corner[1])
+                )
+            } else {
+                format!("{}: the first realisation.", sampler.name)
+            };
+            (svg, caption)
+        } else {
+            let svg = plot::projections_3d(&Projections3d {
                 title,
                 name: sampler.name.clone(),
                 points: sampler.first_points.iter().map(|p| [p[0], p[1], p[2]]).collect(),
-                lo: [0.0; 3],
-                hi: [1.0; 3],
+                lo: [lo[0], lo[1], lo[2]],
+                hi: [lo[0] + extent[0], lo[1] + extent[1], lo[2] + extent[2]],
                 slab: Some(slab),
-            })?,
-            _ => continue,
-        };
-        let caption = match d {
-            2 if window < 1.0 => format!(
-                "{}: the first realisation, its corner [0, {w}) × [0, {w}) of the unit box.",
+            })?;
+            let caption = format!(
+                "{}: the first realisation, the points of central slabs {} of each side thick \
+                 (r = {}) seen along each axis.",
                 sampler.name,
-                w = format_number(window)
-            ),
-            2 => format!("{}: the first realisation.", sampler.name),
-            _ => format!(
-                "{}: the first realisation, the points of central slabs r = {} thick seen along \
-                 each axis.",
-                sampler.name,
-                format_number(slab)
-            ),
+                short(slab),
+                short(dim.radius)
+            );
+            (svg, caption)
         };
         figures.push(Figure { file: format!("{file}.svg"), caption, svg, data });
     }
     let how = match d {
-        2 if window < 1.0 => {
-            "Each panel shows the first realisation of one sampler, all at the same \
-              scale: the corner of the box that holds about a thousand points, so that single \
-              points can be told apart (the CSV files hold every point)."
-        }
-        2 => "Each panel is the first realisation of one sampler, all at the same scale.",
-        _ => {
-            "Each figure shows the first realisation of one sampler through three thin central \
-              slabs, one across each axis (a full projection of a 3D set is too crowded to show \
-              its structure); all panels at the same scale."
-        }
+        2 if window < 1.0 => prose::POINTS_2D_CORNER,
+        2 => prose::POINTS_2D,
+        _ => prose::POINTS_3D,
     };
     Ok(Some(Section {
         heading: "Point sets".into(),
-        paragraphs: vec![format!(
-            "{how} White noise shows clumps and empty patches; blue noise (Poisson-disk) is even \
-             without being regular; a grid or a low-discrepancy sequence shows regular structure."
-        )],
+        paragraphs: vec![format!("{how} {}", prose::POINTS_LOOK_FOR)],
         figures,
         ..Section::default()
     }))
 }
 
-/// The side of the corner `[0, w)²` of the unit square that the 2D scatters show: the whole
-/// square up to 1024 points, then `1 / ⌈√(N / 1024)⌉`, so that about a thousand points are
-/// in view.
+/// The fraction `w` of each side of the box that the 2D scatters show (the corner at the
+/// origin): the whole box up to 1024 points, then `1 / ⌈√(N / 1024)⌉`, so that about a
+/// thousand points are in view.
 fn scatter_window(count: usize) -> f64 {
     1.0 / (count as f64 / 1024.0).sqrt().ceil().max(1.0)
 }
 
 fn histogram_section(dim: &DimResult) -> Result<Option<Section>, ReportError> {
     let d = dim.dim;
-    let histograms: Vec<(&SamplerResult, &super::analysis::Histogram)> =
+    let histograms: Vec<(&SamplerResult, &crate::plot::NnHistogram)> =
         dim.samplers.iter().filter_map(|s| s.histogram.as_ref().map(|h| (s, h))).collect();
-    let Some((_, first)) = histograms.first() else {
+    if histograms.is_empty() {
         return Ok(None);
-    };
+    }
     let mut bars = Vec::new();
     let mut curves = Vec::new();
     for (sampler, h) in &histograms {
@@ -360,17 +321,9 @@ fn histogram_section(dim: &DimResult) -> Result<Option<Section>, ReportError> {
         ),
         svg: plot::nn_histograms(&HistogramChart {
             title: format!("Nearest-neighbour distance ({d}D)"),
-            x_label: first.x_label.clone(),
-            y_label: first.y_label.clone(),
-            histograms: histograms
-                .iter()
-                .map(|(s, h)| NnHistogram {
-                    name: s.name.clone(),
-                    edges: h.edges.clone(),
-                    values: h.values.clone(),
-                    expected: h.expected.clone(),
-                })
-                .collect(),
+            x_label: "nearest-neighbour distance / r".into(),
+            y_label: "density".into(),
+            histograms: histograms.iter().map(|(_, h)| (*h).clone()).collect(),
         })?,
         data: vec![
             DataFile {
@@ -385,13 +338,7 @@ fn histogram_section(dim: &DimResult) -> Result<Option<Section>, ReportError> {
     };
     Ok(Some(Section {
         heading: "Nearest-neighbour distances".into(),
-        paragraphs: vec![
-            "How far each point is from its nearest neighbour, as a density over distance / r. White \
-             noise follows the dark curve, which starts at 0: some points nearly touch. A Poisson-disk \
-             set has nothing below 1 (no pair closer than r) and a narrow peak just above it; the \
-             narrower and further right the peak, the more even the set."
-                .into(),
-        ],
+        paragraphs: vec![prose::NEAREST_NEIGHBOUR.into()],
         figures: vec![figure],
         ..Section::default()
     }))
@@ -434,7 +381,7 @@ fn metric_section(dim: &DimResult, charts: &[ChartSpec]) -> Result<Option<Sectio
             })
             .collect();
         let reference = spec.reference.as_ref().map_or(String::new(), |r| {
-            format!(" The dashed line: {} ({}).", r.label, format_number(r.value))
+            format!(" The dashed line: {} ({}).", r.label, short(r.value))
         });
         figures.push(Figure {
             file: format!("{d}d-metric-{}.svg", spec.metric),
@@ -463,14 +410,7 @@ fn metric_section(dim: &DimResult, charts: &[ChartSpec]) -> Result<Option<Sectio
     }
     Ok(Some(Section {
         heading: "Cluster rate and relative radius".into(),
-        paragraphs: vec![
-            "The cluster rate is the fraction of points with a neighbour closer than r: 0 for a \
-             Poisson-disk set of radius r, high for white noise (dashed line). The relative radius \
-             ρ_rel is the smallest distance between two points over the spacing of the densest \
-             packing of as many points: 1 for that lattice, about 0.75 or more for good blue noise, \
-             near 0 for white noise, which always has some close pair."
-                .into(),
-        ],
+        paragraphs: vec![prose::CLUSTER_AND_RELATIVE_RADIUS.into()],
         figures,
         ..Section::default()
     }))
@@ -479,11 +419,6 @@ fn metric_section(dim: &DimResult, charts: &[ChartSpec]) -> Result<Option<Sectio
 /// Whether a curve has a point to draw.
 fn drawable(curve: &Curve) -> bool {
     curve.points.iter().any(|p| p.0.is_finite() && p.1.is_finite())
-}
-
-/// Whether a scaling series has a point a log–log chart can show.
-fn positive(series: &[Series]) -> bool {
-    series.iter().flat_map(|s| &s.points).any(|p| p.0 > 0.0 && p.1 > 0.0 && p.1.is_finite())
 }
 
 /// A line chart of one curve per sampler, with its data file.
@@ -583,22 +518,9 @@ fn spectrum_section(dim: &DimResult) -> Result<Option<Section>, ReportError> {
             }],
         });
     }
-    let mut paragraphs = vec![
-        "The power spectrum shows how much structure a point set has at each frequency (cycles per \
-         unit length), averaged over directions. White noise is flat at 1. Blue noise has almost no \
-         power at low frequencies (no large clumps or holes), a peak near the inverse of the point \
-         spacing, then settles at 1; the wider the empty low band, the better it samples without \
-         aliasing. Grids and sequences show tall spikes."
-            .into(),
-    ];
+    let mut paragraphs = vec![prose::SPECTRA.to_string()];
     if d == 2 {
-        paragraphs.push(
-            "The images are the full 2D periodograms (frequency k_x, k_y, centred on 0): white noise \
-             is an even speckle, blue noise a dark disc inside a bright ring, a grid or a Halton set \
-             isolated bright dots. A ring that is round means the set looks the same in every \
-             direction."
-                .into(),
-        );
+        paragraphs.push(prose::PERIODOGRAMS.into());
     }
     Ok(Some(Section { heading: "Power spectra".into(), paragraphs, figures, ..Section::default() }))
 }
@@ -627,254 +549,10 @@ fn pair_correlation_section(dim: &DimResult) -> Result<Option<Section>, ReportEr
     )?;
     Ok(Some(Section {
         heading: "Pair correlation".into(),
-        paragraphs: vec![
-            "The pair correlation g(d) is the density of pairs at distance d relative to white noise \
-             with as many points: 1 at every distance for white noise. A Poisson-disk set has g = 0 \
-             below r, a peak just above r (the nearest neighbours) and damped waves around 1 after \
-             it."
-                .into(),
-        ],
+        paragraphs: vec![prose::PAIR_CORRELATION.into()],
         figures: vec![figure],
         ..Section::default()
     }))
-}
-
-fn fit_cells(fit: Option<&PowerLaw>) -> [String; 3] {
-    match fit {
-        Some(f) => [
-            format!("{:.3}", f.exponent),
-            format_number(f.prefactor),
-            format!("{:.4}", f.r_squared),
-        ],
-        None => ["—".into(), "—".into(), "—".into()],
-    }
-}
-
-fn fit_row(sampler: &str, quantity: &str, fit: Option<&PowerLaw>, runs: usize) -> Vec<String> {
-    let (exponent, prefactor, r2) = match fit {
-        Some(f) => (float(f.exponent), float(f.prefactor), float(f.r_squared)),
-        None => ("NaN".into(), "NaN".into(), "NaN".into()),
-    };
-    vec![sampler.into(), quantity.into(), exponent, prefactor, r2, runs.to_string()]
-}
-
-fn scaling_section(config: &Config, scaling: &ScalingResult) -> Result<Section, ReportError> {
-    let d = scaling.dim;
-    let mut table = Table {
-        caption:
-            "Power-law fits, time ≈ c · N^a and attempts ≈ c' · N^b (least squares on log–log \
-                  axes)"
-                .into(),
-        header: ["sampler", "a (time)", "c [s]", "r²", "b (attempts)", "c'", "r²", "N", "runs"]
-            .map(String::from)
-            .to_vec(),
-        rows: Vec::new(),
-        text: false,
-    };
-    let mut fit_rows = Vec::new();
-    for (series, fit) in scaling.series.iter().zip(&scaling.fits) {
-        let ns: Vec<f64> = series.points.iter().map(|p| p.0).collect();
-        let range = plot::finite_bounds(ns.iter().copied()).map_or("—".to_string(), |(a, b)| {
-            format!("{}–{}", format_number(a), format_number(b))
-        });
-        let attempts = scaling
-            .attempts
-            .iter()
-            .zip(&scaling.attempts_fits)
-            .find(|(s, _)| s.name == series.name)
-            .and_then(|(_, fit)| fit.as_ref());
-        let mut row = vec![series.name.clone()];
-        row.extend(fit_cells(fit.as_ref()));
-        row.extend(match attempts {
-            Some(f) => fit_cells(Some(f)),
-            None => ["—".into(), "—".into(), "—".into()],
-        });
-        row.extend([range, series.points.len().to_string()]);
-        table.rows.push(row);
-        fit_rows.push(fit_row(&series.name, "seconds", fit.as_ref(), series.points.len()));
-        if scaling.attempts.iter().any(|s| s.name == series.name) {
-            fit_rows.push(fit_row(&series.name, "attempts", attempts, series.points.len()));
-        }
-    }
-    let runs: Vec<Vec<String>> = scaling
-        .runs
-        .iter()
-        .map(|r| {
-            vec![
-                r.sampler.clone(),
-                d.to_string(),
-                r.target.to_string(),
-                r.n.to_string(),
-                r.rep.to_string(),
-                r.seed.to_string(),
-                r.attempts.to_string(),
-                float(r.seconds),
-            ]
-        })
-        .collect();
-    let data = vec![
-        DataFile {
-            file: "scaling.csv".into(),
-            text: table_text(
-                &["sampler", "dim", "target", "n", "rep", "seed", "attempts", "seconds"],
-                &runs,
-            ),
-        },
-        DataFile {
-            file: "scaling-fits.csv".into(),
-            text: table_text(
-                &["sampler", "quantity", "exponent", "prefactor", "r_squared", "runs"],
-                &fit_rows,
-            ),
-        },
-    ];
-    let mut figures = Vec::new();
-    if positive(&scaling.series) {
-        figures.push(Figure {
-            file: "scaling.svg".into(),
-            caption:
-                "Time against N on log–log axes, one dot per run, with fitted power laws (exponent \
-                  in the legend)."
-                    .into(),
-            svg: plot::scaling_chart(&ScalingChart {
-                title: format!("Sampling time against N ({d}D)"),
-                y_label: "time [s]".into(),
-                series: scaling.series.clone(),
-            })?,
-            data: data.clone(),
-        });
-    }
-    if positive(&scaling.attempts) {
-        figures.push(Figure {
-            file: "scaling-attempts.svg".into(),
-            caption: "Candidates generated (accepted or rejected) against N for the radius-driven \
-                      samplers, log–log, with fitted power laws. dart-throwing and dart-throwing-grid \
-                      throw darts the same way, so their marks lie together."
-                .into(),
-            svg: plot::scaling_chart(&ScalingChart {
-                title: format!("Attempts against N ({d}D)"),
-                y_label: "attempts (candidates generated)".into(),
-                series: scaling.attempts.clone(),
-            })?,
-            data,
-        });
-    }
-    let caps: Vec<String> = config
-        .scaling
-        .iter()
-        .flat_map(|s| &s.max_n)
-        .map(|(name, n)| format!("{name} up to N = {n}"))
-        .collect();
-    let mut paragraphs = vec![format!(
-        "Each dot is one timed sampling call: the points produced against wall-clock seconds (the \
-         sampling alone, no metrics). Radius-driven samplers were given the radius relative_radius · \
-         d_max(N) = {} · d_max(N) for each target N and are drawn at the count they produced. A slope \
-         of 1 on these axes is linear time, O(N); a slope of 2 is quadratic, O(N²).",
-        format_number(config.relative_radius)
-    )];
-    paragraphs.push(
-        "Naive dart throwing checks every dart against every point placed, so its time grows about as \
-         N² although its number of darts grows about as N; the grid version answers the same question \
-         in constant time per dart and is linear, like Bridson's algorithm and best candidate with a \
-         fixed number of candidates. (Dart throwing's attempts grow a little slower than N: a run \
-         ends after a fixed number of misses in a row, and a larger set, throwing more darts, meets \
-         such a streak a little further from saturation.) Times of a few microseconds are dominated by overheads and \
-         scatter more."
-            .into(),
-    );
-    if !caps.is_empty() {
-        paragraphs.push(format!(
-            "Target counts are capped per sampler to keep the run short: {}.",
-            caps.join(", ")
-        ));
-    }
-    Ok(Section {
-        heading: format!("Scaling: time against N ({d}D)"),
-        paragraphs,
-        tables: vec![table],
-        figures,
-        subsections: Vec::new(),
-    })
-}
-
-/// The summary printed to stdout: per dimension a table of points, time and the summary
-/// metrics (means over realisations), then the scaling exponents.
-pub(crate) fn summary<A: Analyzer>(config: &Config, data: &ReportData, analyzer: &A) -> String {
-    let mut out = format!(
-        "poisson-nd report: seed {}, {} realisation(s) per sampler, {} unit box\n",
-        config.seed,
-        config.realisations,
-        if config.periodic { "periodic" } else { "closed" }
-    );
-    for dim in &data.dims {
-        let columns: Vec<(String, String)> = analyzer
-            .summary_columns(&chart_context(config, dim))
-            .into_iter()
-            .filter(|(m, _)| dim.samplers.iter().any(|s| !metric_values(s, m).is_empty()))
-            .collect();
-        out.push_str(&format!("\n{}D, r = {}", dim.dim, format_number(dim.radius)));
-        if let Some(count) = dim.count {
-            out.push_str(&format!(", N = {count} for the count-driven samplers"));
-        }
-        out.push_str(" (means over realisations)\n");
-        let width = |heading: &str| heading.chars().count().max(9);
-        out.push_str(&format!("  {:<20} {:>9} {:>10}", "sampler", "points", "time [ms]"));
-        for (_, heading) in &columns {
-            out.push_str(&format!(" {heading:>w$}", w = width(heading)));
-        }
-        out.push('\n');
-        for sampler in &dim.samplers {
-            let (points, _) =
-                mean_se(&sampler.realisations.iter().map(|r| r.n as f64).collect::<Vec<_>>());
-            let (ms, _) =
-                mean_se(&sampler.realisations.iter().map(|r| r.seconds * 1e3).collect::<Vec<_>>());
-            out.push_str(&format!(
-                "  {:<20} {:>9} {:>10}",
-                sampler.name,
-                format_number(points),
-                format_number(ms)
-            ));
-            for (metric, heading) in &columns {
-                let values = metric_values(sampler, metric);
-                let text = if values.is_empty() {
-                    "—".to_string()
-                } else {
-                    format_number(mean_se(&values).0)
-                };
-                out.push_str(&format!(" {text:>w$}", w = width(heading)));
-            }
-            out.push('\n');
-        }
-    }
-    if let Some(scaling) = &data.scaling {
-        out.push_str(&format!(
-            "\nscaling in {}D: power laws fitted on log-log axes\n  {:<20} {:>10} {:>8} {:>14} {:>8}  {}\n",
-            scaling.dim, "sampler", "time ~ N^a", "r²", "attempts ~ N^b", "r²", "N"
-        ));
-        for (series, fit) in scaling.series.iter().zip(&scaling.fits) {
-            let attempts = scaling
-                .attempts
-                .iter()
-                .zip(&scaling.attempts_fits)
-                .find(|(s, _)| s.name == series.name)
-                .and_then(|(_, f)| f.as_ref());
-            let pair = |fit: Option<&PowerLaw>| match fit {
-                Some(f) => (format!("{:.3}", f.exponent), format!("{:.4}", f.r_squared)),
-                None => ("—".into(), "—".into()),
-            };
-            let (a, ra) = pair(fit.as_ref());
-            let (b, rb) = pair(attempts);
-            let range = plot::finite_bounds(series.points.iter().map(|p| p.0))
-                .map_or("—".to_string(), |(lo, hi)| {
-                    format!("{}–{}", format_number(lo), format_number(hi))
-                });
-            out.push_str(&format!(
-                "  {:<20} {a:>10} {ra:>8} {b:>14} {rb:>8}  {range}\n",
-                series.name
-            ));
-        }
-    }
-    out
 }
 
 #[cfg(test)]

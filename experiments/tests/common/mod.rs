@@ -128,3 +128,37 @@ pub fn sinc(x: f64) -> f64 {
         y.sin() / y
     }
 }
+
+/// The first pair closer than `radius`, if any (brute force), for readable failures.
+pub fn close_pair<const D: usize>(
+    domain: &Domain<D>,
+    points: &[Point<D>],
+    radius: f64,
+) -> Option<(Point<D>, Point<D>, f64)> {
+    for (i, p) in points.iter().enumerate() {
+        for q in &points[i + 1..] {
+            let d2 = domain.distance_squared(p, q);
+            if d2 < radius * radius {
+                return Some((*p, *q, d2.sqrt()));
+            }
+        }
+    }
+    None
+}
+
+/// A box that has broken samplers before: negative origin, sides that are no multiple of
+/// any cell size, different along each axis.
+pub fn awkward_box<const D: usize>() -> Domain<D> {
+    let origin: Vec<f64> = (0..D).map(|i| -0.37 - 0.11 * i as f64).collect();
+    let extent: Vec<f64> = (0..D).map(|i| 1.0 + 0.173 * i as f64).collect();
+    experiments::domains::from_slices(&origin, &extent, false).expect("valid box")
+}
+
+/// A radius at which Bridson fills `domain` with roughly `points` points.
+pub fn radius_for_about<const D: usize>(domain: &Domain<D>, points: f64) -> f64 {
+    let unit_ball = experiments::metrics::unit_ball_volume(D);
+    // Bridson packs disjoint balls of radius r/2 to roughly 0.75 · 0.66^(D−1) of the volume
+    // (about 0.5 in 2D, 0.04 in 8D); precision does not matter here.
+    let fraction = 0.75 * 0.66f64.powi(D as i32 - 1);
+    2.0 * (fraction * domain.volume() / (points * unit_ball)).powf(1.0 / D as f64)
+}

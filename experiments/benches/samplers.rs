@@ -1,0 +1,144 @@
+//! Criterion benchmarks: every sampler of the specification × D ∈ {2, 3, 4} × two sizes,
+//! reported as points per second (`Throughput::Elements` = points produced), plus Bridson's
+//! grid resolutions in 5D and 6D.
+//!
+//! Run with `cargo bench -p experiments` (all) or `cargo bench -p experiments -- bridson` (a
+//! filter). One sampling run is one iteration, always with the same seed, so every iteration
+//! does the same work. Sizes are nominal: radius-driven samplers fill the unit box at a radius
+//! chosen to give about that many Bridson points; count-driven samplers draw exactly the
+//! nominal count. The throughput is the number of points the benchmarked run produces.
+//!
+//! The peer comparison (other crates, peak memory, ρ_rel) is a separate program in `peers/`;
+//! see docs/performance.md.
+
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, measurement::WallTime,
+};
+use criterion::{criterion_group, criterion_main};
+use experiments::spec::{
+    BestCandidateParams, BridsonParams, DartThrowingParams, Grid, HaltonParams, NoParams,
+    SamplerSpec,
+};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The seed of every benchmarked run.
+const SEED: u64 = 1;
+
+/// Every sampler benchmarked, with the largest nominal size worth timing (`usize::MAX` for
+/// none). **Adding a sampler is one line here.**
+fn samplers() -> Vec<(SamplerSpec, usize)> {
+    // Dart throwing stops after 1,000 misses in a row (not the default 10,000) so that one
+    // run takes about a second; the naive search is quadratic, so 10k points only.
+    let darts = DartThrowingParams { max_misses: Some(1_000) };
+    vec![
+        (SamplerSpec::Bridson(BridsonParams::default()), usize::MAX),
+        (SamplerSpec::DartThrowing(darts.clone()), 10_000),
+        (SamplerSpec::DartThrowingGrid(darts), usize::MAX),
+        (SamplerSpec::BestCandidate(BestCandidateParams::default()), usize::MAX),
+        (SamplerSpec::Halton(HaltonParams::default()), usize::MAX),
+        (SamplerSpec::HaltonRandomized(HaltonParams::default()), usize::MAX),
+        (SamplerSpec::JitteredGrid(NoParams {}), usize::MAX),
+        (SamplerSpec::WhiteNoise(NoParams {}), usize::MAX),
+    ]
+}
+
+/// A benchmark size: a label, the nominal number of points, and Bridson's radius (k = 30) in
+/// the unit box that gives about that many.
+#[derive(Debug, Clone, Copy)]
+struct Size {
+    label: &'static str,
+    points: usize,
+    radius: f64,
+}
+
+/// Sizes per dimension. The radii were calibrated with the default Bridson (k = 30, seed 1):
+/// `N ≈ c_D / r^D` with c_2 ≈ 0.62, c_3 ≈ 0.59, c_4 ≈ 0.62 in the unit box.
+fn sizes(dim: usize) -> &'static [Size] {
+    const D2: &[Size] = &[
+        Size { label: "10k", points: 10_000, radius: 0.0079 },
+        Size { label: "100k", points: 100_000, radius: 0.0025 },
+    ];
+    const D3: &[Size] = &[
+        Size { label: "10k", points: 10_000, radius: 0.039 },
+        Size { label: "100k", points: 100_000, radius: 0.0181 },
+    ];
+    const D4: &[Size] = &[
+        Size { label: "10k", points: 10_000, radius: 0.0888 },
+        Size { label: "100k", points: 100_000, radius: 0.050 },
+    ];
+    match dim {
+        2 => D2,
+        3 => D3,
+        _ => D4,
+    }
+}
+
+/// Short runs: ten samples, flat sampling (every sample has the same iteration count, which
+/// suits iterations of many milliseconds), one second of warm-up, three of measurement.
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+}
+
+/// Times one sampler at one size (its radius, for radius-driven samplers), with the
+/// throughput set to the points it produces.
+fn bench_one<const D: usize>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    spec: &SamplerSpec,
+    id: BenchmarkId,
+    radius: f64,
+    n: Option<usize>,
+) {
+    let domain = experiments::domains::unit::<D>(false);
+    let sampler = spec.build(domain, Some(radius), None).expect("radius in range");
+    // Radius-driven samplers fill the box; count-driven ones draw the nominal count.
+    let n = if spec.is_radius_driven() { None } else { n };
+    let produced = sampler.run(n, SEED).len();
+    group.throughput(Throughput::Elements(produced as u64));
+    group.bench_with_input(id, &n, |b, &n| b.iter(|| sampler.run(black_box(n), black_box(SEED))));
+}
+
+/// Every sampler at every size in `D` dimensions.
+fn samplers_in<const D: usize>(c: &mut Criterion) {
+    let mut group = c.benchmark_group(format!("sample/{D}d"));
+    configure(&mut group);
+    for size in sizes(D) {
+        for (spec, cap) in samplers() {
+            if size.points <= cap {
+                let id = BenchmarkId::new(spec.name(), size.label);
+                bench_one::<D>(&mut group, &spec, id, size.radius, Some(size.points));
+            }
+        }
+    }
+    group.finish();
+}
+
+fn all_samplers(c: &mut Criterion) {
+    samplers_in::<2>(c);
+    samplers_in::<3>(c);
+    samplers_in::<4>(c);
+}
+
+/// Bridson with fine cells (side r/√D, pruned ⌈√D⌉ reach) against coarse cells (side r, 3^D)
+/// in 5D and 6D, where the default switches to coarse. Both give identical points.
+fn grid_resolution_in<const D: usize>(c: &mut Criterion, radius: f64) {
+    let mut group = c.benchmark_group(format!("bridson-grid/{D}d"));
+    configure(&mut group);
+    for (label, grid) in [("fine", Grid::Fine), ("coarse", Grid::Coarse)] {
+        let spec = SamplerSpec::Bridson(BridsonParams { k: None, grid: Some(grid) });
+        let id = BenchmarkId::new(label, format!("r={radius}"));
+        bench_one::<D>(&mut group, &spec, id, radius, None);
+    }
+    group.finish();
+}
+
+fn grid_resolution(c: &mut Criterion) {
+    // About 10k points in 5D and 6k in 6D, where the fine grid's 28,197-cell neighbourhood
+    // makes one run take about a second.
+    grid_resolution_in::<5>(c, 0.15);
+    grid_resolution_in::<6>(c, 0.23);
+}
+
+criterion_group!(benches, all_samplers, grid_resolution);
+criterion_main!(benches);

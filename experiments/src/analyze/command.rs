@@ -1,0 +1,135 @@
+//! `experiments analyze FILE --dim D ...`: every metric of a point set read from a file,
+//! as a table or as JSON.
+
+use super::{AnalyzeOptions, analyze, table};
+use crate::domains::{self, BoxArgs};
+use crate::io::{self, PointFormat};
+use crate::with_dim;
+use poisson_nd::Domain;
+use std::path::PathBuf;
+
+/// Arguments of `experiments analyze`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AnalyzeArgs {
+    /// File of points ("-" for standard input), in the format of its extension unless
+    /// --format is given. CSV: one point per line, commas or whitespace between
+    /// coordinates, an optional header line.
+    pub file: PathBuf,
+    /// The file's format (default: from its extension).
+    #[arg(long, value_enum)]
+    pub format: Option<PointFormat>,
+    /// Dimension, 1 to 8: the number of coordinates per line.
+    #[arg(long)]
+    pub dim: usize,
+    /// The box.
+    #[command(flatten)]
+    pub domain: BoxArgs,
+    /// Nominal Poisson-disk radius: used for the cluster rate, close pairs, coverage and the
+    /// nominal relative radius (default: half the densest-packing spacing d_max / 2).
+    #[arg(long, allow_hyphen_values = true)]
+    pub radius: Option<f64>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the radial power spectrum to this CSV file.
+    #[arg(long)]
+    pub spectrum_out: Option<PathBuf>,
+    /// Leave the frequency axes (k_x = 0, k_y = 0, ...) out of the spectrum summary: for
+    /// closed boxes, whose faces act as a seam on the torus.
+    #[arg(long)]
+    pub exclude_axes: bool,
+    /// Spectrum up to this multiple of N^(1/D) (√N in 2D).
+    #[arg(long, default_value_t = crate::metrics::spectrum::DEFAULT_FREQUENCY_MULTIPLE)]
+    pub spectrum_multiple: f64,
+    /// Monte-Carlo probes for the coverage.
+    #[arg(long, default_value_t = 100_000)]
+    pub probes: usize,
+    /// White-noise realisations simulated as the closed-box reference (0: none).
+    #[arg(long, default_value_t = 16)]
+    pub reference_realisations: usize,
+    /// Seed for the coverage probes and the simulated reference.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Bins of the nearest-neighbour histogram.
+    #[arg(long, default_value_t = 20)]
+    pub bins: usize,
+}
+
+/// Runs `experiments analyze`: reads the file, checks every point lies in the box, prints
+/// the analysis. Errors are one line, naming the file and line where there is one.
+pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+    with_dim!(args.dim, D => run_in::<D>(args), else Err(domains::dim_error(args.dim)))
+}
+
+fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
+    let domain = args.domain.domain::<D>()?;
+    if let Some(r) = args.radius
+        && !(r.is_finite() && r > 0.0)
+    {
+        return Err(format!("--radius must be finite and positive, got {r}"));
+    }
+    if !(args.spectrum_multiple.is_finite() && args.spectrum_multiple > 0.0) {
+        return Err(format!(
+            "--spectrum-multiple must be finite and positive, got {}",
+            args.spectrum_multiple
+        ));
+    }
+    let format = match args.format {
+        Some(format) => format,
+        None => PointFormat::from_path(&args.file)?,
+    };
+    let read = io::read_points::<D>(&args.file, format, &[]).map_err(|e| e.to_string())?;
+    for (p, line) in read.data.points.iter().zip(&read.positions) {
+        if !domain.contains(p) {
+            return Err(format!(
+                "{}: line {line}: point {} lies outside the box {} (set --box/--origin)",
+                args.file.display(),
+                format_point(p),
+                format_box(&domain)
+            ));
+        }
+    }
+    let options = AnalyzeOptions {
+        radius: args.radius,
+        histogram_bins: args.bins.max(1),
+        probes: args.probes.max(1),
+        seed: args.seed,
+        reference_realisations: args.reference_realisations,
+        spectrum_multiple: args.spectrum_multiple,
+        exclude_axes: args.exclude_axes,
+        ..AnalyzeOptions::default()
+    };
+    let analysis = analyze(&read.data.points, &domain, &options);
+    if let Some(path) = &args.spectrum_out {
+        let spectrum = analysis
+            .spectrum
+            .as_ref()
+            .ok_or("the spectrum was skipped (see the notes); nothing to write")?;
+        let mut bytes = Vec::new();
+        spectrum
+            .write_csv(&mut bytes)
+            .and_then(|()| io::write_atomically(path, &bytes))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if args.json {
+        print!("{}", table::json(&analysis)?);
+    } else {
+        print!("{}", table::render(&analysis));
+    }
+    Ok(())
+}
+
+fn format_point(p: &[f64]) -> String {
+    let parts: Vec<String> = p.iter().map(|x| x.to_string()).collect();
+    format!("({})", parts.join(", "))
+}
+
+fn format_box<const D: usize>(domain: &Domain<D>) -> String {
+    let parts: Vec<String> = (0..D)
+        .map(|a| {
+            let lo = domain.origin()[a];
+            format!("[{lo}, {})", lo + domain.extent()[a])
+        })
+        .collect();
+    parts.join(" × ")
+}

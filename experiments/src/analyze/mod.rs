@@ -1,0 +1,440 @@
+//! The one analysis of a point set: every metric of [`crate::metrics`], computed by
+//! [`analyze`] for `experiments analyze` (as a table, [`table::render`], or JSON) and for
+//! every realisation of the report (whose scalars are [`Analysis::metrics`]).
+//!
+//! Adding a metric: compute it in [`analyze`] (a field of [`Analysis`]), name it in
+//! [`Analysis::metrics`] if it is a scalar (it then reaches `results.csv`, the report's tables
+//! and `analyze --json`'s `metrics`), define it in the report's glossary and docs/metrics.md,
+//! and show it in [`table::render`].
+
+pub mod command;
+pub mod table;
+
+pub use command::{AnalyzeArgs, run};
+
+use crate::metrics::baseline::{SimulatedReference, WhiteNoiseTheory, simulate_white_noise};
+use crate::metrics::nearest_neighbour::{NearestNeighbourStats, clark_evans, cluster_rate};
+use crate::metrics::relative_radius::{RelativeRadius, max_spacing, relative_radius_from};
+use crate::metrics::spectrum::{
+    Periodogram, RadialSpectrum, SpectrumAccumulator, SpectrumOptions, half_lattice_size,
+    periodogram_half_width,
+};
+use crate::metrics::{
+    Coverage, Estimate, NeighbourIndex, PairCorrelation, coverage, l2_star_discrepancy_squared,
+    nearest_neighbour_stats, pair_correlation, pairs::pairs_closer_than_in,
+};
+use poisson_nd::{Domain, Point};
+use serde::Serialize;
+
+/// A length the pair correlation's range is measured in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum LengthUnit {
+    /// The analysis radius `r`.
+    Radius,
+    /// `d_max`, the spacing of as many points in the densest lattice packing.
+    MaxSpacing,
+}
+
+/// The pair correlation function's bins.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairCorrelationOptions {
+    /// Number of bins.
+    pub bins: usize,
+    /// Upper end, in `unit`s (capped at half the shortest side by the metric).
+    pub range: f64,
+    /// The unit of `range`.
+    pub unit: LengthUnit,
+}
+
+/// The knobs of [`analyze`], with the command line's defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnalyzeOptions {
+    /// The radius of the r-dependent metrics (cluster rate, close pairs, coverage, the
+    /// nominal relative radius); default half the densest-packing spacing, `d_max / 2`.
+    pub radius: Option<f64>,
+    /// Bins of the nearest-neighbour histogram.
+    pub histogram_bins: usize,
+    /// Upper end of the nearest-neighbour histogram in units of the radius; `None`: the
+    /// largest nearest-neighbour distance.
+    pub histogram_range: Option<f64>,
+    /// Coverage probes.
+    pub probes: usize,
+    /// Seed of the coverage probes and of the simulated reference.
+    pub seed: u64,
+    /// Simulated white-noise realisations for closed boxes (0: none).
+    pub reference_realisations: usize,
+    /// Spectrum range in units of `N₀^(1/D)`.
+    pub spectrum_multiple: f64,
+    /// Leave the frequency axes out of the spectrum summary.
+    pub exclude_axes: bool,
+    /// 2D only: also keep the periodogram on `[-m, m]²`, `m` this multiple of `√N₀` (see
+    /// [`periodogram_half_width`]); `None`: no periodogram.
+    pub periodogram_multiple: Option<f64>,
+    /// `N₀`, the count that sets the spectrum's range and the cost limits below; `None`:
+    /// the number of points. The report passes its dimension's nominal count, so that every
+    /// realisation gets the same frequencies and the same skips.
+    pub nominal_count: Option<usize>,
+    /// The spectrum is skipped when `N₀` × frequencies exceeds this (about a second of
+    /// work per 10⁹).
+    pub spectrum_budget: f64,
+    /// The discrepancy (O(N²)) is skipped when `N₀` exceeds this.
+    pub discrepancy_max_points: usize,
+    /// The pair correlation function's bins.
+    pub pair_correlation: PairCorrelationOptions,
+}
+
+/// The default spectrum budget (points × frequencies).
+pub const SPECTRUM_BUDGET: f64 = 4e9;
+
+/// The default largest `N₀` whose L2-star discrepancy is computed.
+pub const DISCREPANCY_MAX_POINTS: usize = 20_000;
+
+impl Default for AnalyzeOptions {
+    fn default() -> Self {
+        AnalyzeOptions {
+            radius: None,
+            histogram_bins: 20,
+            histogram_range: None,
+            probes: 100_000,
+            seed: 0,
+            reference_realisations: 16,
+            spectrum_multiple: crate::metrics::spectrum::DEFAULT_FREQUENCY_MULTIPLE,
+            exclude_axes: false,
+            periodogram_multiple: None,
+            nominal_count: None,
+            spectrum_budget: SPECTRUM_BUDGET,
+            discrepancy_max_points: DISCREPANCY_MAX_POINTS,
+            pair_correlation: PairCorrelationOptions {
+                bins: 25,
+                range: 2.5,
+                unit: LengthUnit::MaxSpacing,
+            },
+        }
+    }
+}
+
+/// The box the points were measured in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DomainInfo {
+    /// Lower corner.
+    pub origin: Vec<f64>,
+    /// Side lengths.
+    pub extent: Vec<f64>,
+    /// Periodic (torus) or closed.
+    pub periodic: bool,
+    /// Volume.
+    pub volume: f64,
+}
+
+/// The radius the r-dependent metrics use, and where it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RadiusInfo {
+    /// The radius.
+    pub value: f64,
+    /// `"given"` (from `--radius`) or `"d_max/2"` (half the densest-packing spacing).
+    pub source: &'static str,
+}
+
+/// White-noise expectations at the same N in the same domain.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WhiteNoiseComparison {
+    /// Mean NN distance of a Poisson process without boundary.
+    pub mean_nn_infinite: f64,
+    /// Exact mean NN on the torus (periodic domains).
+    pub mean_nn_torus: Option<f64>,
+    /// Clark–Evans R against the infinite formula.
+    pub clark_evans_infinite: Option<f64>,
+    /// Clark–Evans R against the boundary-aware reference (torus formula or simulation).
+    pub clark_evans_boundary: Option<f64>,
+    /// Cluster rate `1 − exp(−ρ V_D r^D)`.
+    pub cluster_rate_infinite: f64,
+    /// Exact cluster rate on the torus (periodic domains).
+    pub cluster_rate_torus: Option<f64>,
+    /// Pairs closer than r on the torus: mean and standard deviation (periodic domains).
+    pub pairs_closer_torus: Option<Estimate>,
+    /// Simulated reference in the same closed box.
+    pub simulated: Option<SimulatedReference>,
+    /// Whether r exceeds half the shortest side, where the torus formulas stop being exact.
+    pub radius_exceeds_half_side: bool,
+}
+
+/// The L2-star discrepancy of the points mapped onto the unit cube.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DiscrepancyReport {
+    /// L2-star discrepancy.
+    pub l2_star: f64,
+    /// Its square.
+    pub l2_star_squared: f64,
+    /// `E[(L2*)²]` for white noise of the same size, `(2^−D − 3^−D) / N`.
+    pub white_noise_squared: f64,
+}
+
+/// Every metric of one point set.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    /// Dimension.
+    pub dim: usize,
+    /// Number of points.
+    pub n: usize,
+    /// The domain.
+    pub domain: DomainInfo,
+    /// The radius for the r-dependent metrics.
+    pub radius: RadiusInfo,
+    /// Nearest-neighbour statistics (`None` for a single point).
+    pub nearest_neighbour: Option<NearestNeighbourStats>,
+    /// Fraction of points whose nearest neighbour is closer than `radius` (`None` below
+    /// two points).
+    pub cluster_rate: Option<f64>,
+    /// Unordered pairs closer than `radius`.
+    pub pairs_closer: u64,
+    /// Minimum pairwise distance.
+    pub min_distance: Option<f64>,
+    /// White-noise expectations.
+    pub white_noise: WhiteNoiseComparison,
+    /// Relative radius and packing fraction.
+    pub relative_radius: Option<RelativeRadius>,
+    /// Coverage at `radius`.
+    pub coverage: Coverage,
+    /// Radial power spectrum (skipped when too expensive).
+    pub spectrum: Option<RadialSpectrum>,
+    /// The 2D periodogram, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub periodogram: Option<Periodogram>,
+    /// Pair correlation function.
+    pub pair_correlation: Option<PairCorrelation>,
+    /// L2-star discrepancy (skipped for large N).
+    pub discrepancy: Option<DiscrepancyReport>,
+    /// Remarks: what was skipped and why, what to keep in mind reading a number.
+    pub notes: Vec<String>,
+}
+
+/// The names of [`Analysis::metrics`], in order: the rows of the report's `results.csv`
+/// (after the runner's `attempts`) and the keys of `analyze --json`'s `metrics`.
+pub const METRIC_NAMES: [&str; 13] = [
+    "min_distance",
+    "relative_radius",
+    "packing_fraction",
+    "cluster_rate",
+    "pairs_closer",
+    "mean_nn",
+    "clark_evans",
+    "coverage",
+    "l2_star_discrepancy",
+    "effective_nyquist",
+    "effective_nyquist_over_spacing",
+    "spectral_peak_frequency",
+    "spectral_peak_power",
+];
+
+impl Analysis {
+    /// The scalar metrics under [`METRIC_NAMES`], NaN where a value does not exist or was
+    /// skipped. `clark_evans` is against the exact torus mean in a periodic box and the
+    /// infinite-plane mean in a closed one.
+    pub fn metrics(&self) -> Vec<(&'static str, f64)> {
+        let nn = self.nearest_neighbour.as_ref();
+        let relative = self.relative_radius.as_ref();
+        let spectrum = self.spectrum.as_ref();
+        let peak = spectrum.and_then(|s| s.peak.as_ref());
+        let white = &self.white_noise;
+        let clark_evans = if self.domain.periodic {
+            white.clark_evans_boundary
+        } else {
+            white.clark_evans_infinite
+        };
+        let values = [
+            nn.map(|s| s.min),
+            relative.map(|r| r.relative_radius),
+            relative.map(|r| r.packing_fraction),
+            self.cluster_rate,
+            Some(self.pairs_closer as f64),
+            nn.map(|s| s.mean),
+            clark_evans,
+            Some(self.coverage.fraction),
+            self.discrepancy.map(|d| d.l2_star),
+            spectrum.map(|s| s.effective_nyquist),
+            spectrum.map(|s| s.effective_nyquist_over_spacing),
+            peak.map(|p| p.radius as f64),
+            peak.map(|p| p.power),
+        ];
+        METRIC_NAMES.into_iter().zip(values.map(|v| v.unwrap_or(f64::NAN))).collect()
+    }
+}
+
+/// Computes every metric of `points` (all inside `domain`).
+pub fn analyze<const D: usize>(
+    points: &[Point<D>],
+    domain: &Domain<D>,
+    options: &AnalyzeOptions,
+) -> Analysis {
+    let n = points.len();
+    let volume = domain.volume();
+    let mut notes = Vec::new();
+    let d_max = max_spacing(D, n, volume).unwrap_or(f64::NAN);
+    let radius = match options.radius {
+        Some(r) => RadiusInfo { value: r, source: "given" },
+        None => RadiusInfo { value: d_max / 2.0, source: "d_max/2" },
+    };
+    let r = radius.value;
+    let index = NeighbourIndex::new(points, domain);
+    let nn = index.nearest_neighbour_distances();
+    let stats = nearest_neighbour_stats(&nn, options.histogram_bins).map(|stats| {
+        match options.histogram_range {
+            Some(range) => stats.with_histogram_up_to(&nn, range * r, options.histogram_bins),
+            None => stats,
+        }
+    });
+    let min_distance = stats.as_ref().map(|s| s.min);
+    let white_noise =
+        white_noise_comparison(domain, n, r, stats.as_ref().map(|s| s.mean), options, &mut notes);
+    let (spectrum, periodogram) = spectrum(points, domain, options, &mut notes);
+    Analysis {
+        dim: D,
+        n,
+        domain: DomainInfo {
+            origin: domain.origin().to_vec(),
+            extent: domain.extent().to_vec(),
+            periodic: domain.is_periodic(),
+            volume,
+        },
+        radius,
+        cluster_rate: (n >= 2).then(|| cluster_rate(&nn, r)),
+        pairs_closer: pairs_closer_than_in(&index, r),
+        min_distance,
+        nearest_neighbour: stats,
+        white_noise,
+        relative_radius: min_distance
+            .and_then(|d| relative_radius_from(D, n, volume, d, options.radius)),
+        coverage: coverage(points, domain, r, options.probes, options.seed),
+        spectrum,
+        periodogram,
+        pair_correlation: pair_correlation_of(points, domain, r, d_max, options),
+        discrepancy: discrepancy(points, domain, options, &mut notes),
+        notes,
+    }
+}
+
+/// The white-noise expectations at `n` points and radius `r`: closed forms, and in a closed
+/// box a simulated reference when asked for.
+fn white_noise_comparison<const D: usize>(
+    domain: &Domain<D>,
+    n: usize,
+    r: f64,
+    observed_mean: Option<f64>,
+    options: &AnalyzeOptions,
+    notes: &mut Vec<String>,
+) -> WhiteNoiseComparison {
+    let theory = WhiteNoiseTheory::for_domain(domain, n);
+    let shortest = domain.extent().iter().copied().fold(f64::INFINITY, f64::min);
+    let periodic = domain.is_periodic();
+    let simulated = (!periodic && options.reference_realisations > 0 && n >= 2).then(|| {
+        simulate_white_noise(domain, n, Some(r), options.reference_realisations, options.seed)
+    });
+    let mean_nn_torus = (periodic && n >= 2).then(|| theory.mean_nn_torus());
+    let boundary_mean = mean_nn_torus.or(simulated.as_ref().map(|s| s.mean_nn.value));
+    let comparison = WhiteNoiseComparison {
+        mean_nn_infinite: theory.mean_nn_infinite(),
+        mean_nn_torus,
+        clark_evans_infinite: observed_mean.map(|m| clark_evans(m, theory.mean_nn_infinite())),
+        clark_evans_boundary: observed_mean.zip(boundary_mean).map(|(m, e)| clark_evans(m, e)),
+        cluster_rate_infinite: theory.cluster_rate_infinite(r),
+        cluster_rate_torus: periodic.then(|| theory.cluster_rate_torus(r)),
+        pairs_closer_torus: periodic.then(|| theory.pairs_closer_torus(r)),
+        simulated,
+        radius_exceeds_half_side: r > shortest / 2.0,
+    };
+    if periodic && comparison.radius_exceeds_half_side {
+        notes.push("r exceeds half the shortest side: the torus formulas are not exact".into());
+    }
+    if !periodic && options.reference_realisations == 0 {
+        notes.push(
+            "closed box without a simulated reference: only the infinite-plane formulas, \
+             which ignore the faces, are shown"
+                .into(),
+        );
+    }
+    comparison
+}
+
+/// The radial spectrum up to `spectrum_multiple · N₀^(1/D)`, and the 2D periodogram when
+/// asked for; nothing when `N₀` × frequencies is over the budget.
+fn spectrum<const D: usize>(
+    points: &[Point<D>],
+    domain: &Domain<D>,
+    options: &AnalyzeOptions,
+    notes: &mut Vec<String>,
+) -> (Option<RadialSpectrum>, Option<Periodogram>) {
+    if !domain.is_periodic() && !options.exclude_axes {
+        notes.push(
+            "closed box seen as a torus: its faces make a seam, with excess power on the \
+             frequency axes (see --exclude-axes)"
+                .into(),
+        );
+    }
+    let nominal = options.nominal_count.unwrap_or(points.len());
+    let spectrum_options = SpectrumOptions::for_points(D, nominal, options.spectrum_multiple)
+        .exclude_axes(options.exclude_axes);
+    let frequencies = half_lattice_size(D, spectrum_options.k_max);
+    if frequencies * nominal as f64 > options.spectrum_budget {
+        notes.push(format!(
+            "spectrum skipped: {nominal} points × about {frequencies:.0} frequencies is over \
+             the budget; lower --spectrum-multiple"
+        ));
+        return (None, None);
+    }
+    if points.is_empty() {
+        return (None, None);
+    }
+    let k_max = spectrum_options.k_max;
+    let mut accumulator = SpectrumAccumulator::new(spectrum_options);
+    accumulator.add(points, domain);
+    let periodogram = options
+        .periodogram_multiple
+        .filter(|_| D == 2)
+        .map(|multiple| accumulator.periodogram(periodogram_half_width(nominal, multiple, k_max)));
+    (Some(accumulator.radial()), periodogram)
+}
+
+/// The pair correlation function, its range in units of `r` or `d_max`.
+fn pair_correlation_of<const D: usize>(
+    points: &[Point<D>],
+    domain: &Domain<D>,
+    r: f64,
+    d_max: f64,
+    options: &AnalyzeOptions,
+) -> Option<PairCorrelation> {
+    let bins = &options.pair_correlation;
+    let unit = match bins.unit {
+        LengthUnit::Radius => r,
+        LengthUnit::MaxSpacing => d_max,
+    };
+    let range = bins.range * unit;
+    let bin_width = range / bins.bins as f64;
+    (points.len() >= 2 && bin_width > 0.0 && bin_width.is_finite())
+        .then(|| pair_correlation(points, domain, bin_width, range))
+}
+
+/// The L2-star discrepancy, unless `N₀` is over the limit.
+fn discrepancy<const D: usize>(
+    points: &[Point<D>],
+    domain: &Domain<D>,
+    options: &AnalyzeOptions,
+    notes: &mut Vec<String>,
+) -> Option<DiscrepancyReport> {
+    let nominal = options.nominal_count.unwrap_or(points.len());
+    if nominal > options.discrepancy_max_points {
+        notes.push(format!(
+            "L2-star discrepancy skipped: O(N²) above {} points",
+            options.discrepancy_max_points
+        ));
+        return None;
+    }
+    if points.is_empty() {
+        return None;
+    }
+    let squared = l2_star_discrepancy_squared(points, domain);
+    Some(DiscrepancyReport {
+        l2_star: squared.max(0.0).sqrt(),
+        l2_star_squared: squared,
+        white_noise_squared: WhiteNoiseTheory::for_domain(domain, points.len()).l2_star_squared(),
+    })
+}

@@ -1,0 +1,279 @@
+//! [`Analysis`] for people: the table `experiments analyze` prints, one section per family
+//! of metrics, and the JSON of `--json`.
+
+use super::Analysis;
+use crate::format::{significant, with_error};
+use crate::metrics::{EdgeCorrection, Estimate};
+use std::fmt::Write as _;
+
+/// Significant digits of the table's numbers.
+const DIGITS: usize = 6;
+
+fn num(x: f64) -> String {
+    significant(x, DIGITS)
+}
+
+fn estimate(e: &Estimate) -> String {
+    with_error(e.value, e.std_error, DIGITS)
+}
+
+/// The analysis as JSON, with the scalar metrics under the names the report's
+/// `results.csv` uses (`metrics`).
+pub fn json(a: &Analysis) -> Result<String, String> {
+    let mut value = serde_json::to_value(a).map_err(|e| e.to_string())?;
+    let metrics: serde_json::Map<String, serde_json::Value> =
+        a.metrics().into_iter().map(|(name, v)| (name.to_string(), v.into())).collect();
+    if let Some(object) = value.as_object_mut() {
+        object.insert("metrics".into(), metrics.into());
+    }
+    let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+    Ok(format!("{text}\n"))
+}
+
+/// The human-readable table: every section in turn.
+pub fn render(a: &Analysis) -> String {
+    let mut out = String::new();
+    for section in [
+        header,
+        nearest_neighbour,
+        close_pairs,
+        relative_radius,
+        coverage,
+        spectrum,
+        pair_correlation,
+        discrepancy,
+        notes,
+    ] {
+        section(a, &mut out);
+    }
+    out
+}
+
+/// What the white-noise reference at the boundary is, in words.
+fn boundary(a: &Analysis) -> &'static str {
+    if a.domain.periodic { "torus, exact" } else { "same box, simulated" }
+}
+
+fn header(a: &Analysis, w: &mut String) {
+    let boxes: Vec<String> = (0..a.dim)
+        .map(|i| format!("[{}, {})", a.domain.origin[i], a.domain.origin[i] + a.domain.extent[i]))
+        .collect();
+    let _ = writeln!(
+        w,
+        "{} points in {} dimensions, box {} ({}), volume {}, density {}",
+        a.n,
+        a.dim,
+        boxes.join(" × "),
+        if a.domain.periodic { "periodic" } else { "closed" },
+        num(a.domain.volume),
+        num(a.n as f64 / a.domain.volume)
+    );
+    let _ = writeln!(w, "radius r = {} ({})", num(a.radius.value), a.radius.source);
+}
+
+fn nearest_neighbour(a: &Analysis, w: &mut String) {
+    let _ = writeln!(w, "\nnearest-neighbour distance");
+    let Some(st) = &a.nearest_neighbour else {
+        let _ = writeln!(w, "  (a single point has no neighbour)");
+        return;
+    };
+    let wn = &a.white_noise;
+    let _ = writeln!(
+        w,
+        "  min {}  mean {}  median {}  max {}  std {}",
+        num(st.min),
+        num(st.mean),
+        num(st.median),
+        num(st.max),
+        num(st.std)
+    );
+    let _ = writeln!(
+        w,
+        "  white noise mean NN: infinite plane {}  (Clark–Evans R {})",
+        num(wn.mean_nn_infinite),
+        num(wn.clark_evans_infinite.unwrap_or(f64::NAN))
+    );
+    let boundary_mean = match (&wn.mean_nn_torus, &wn.simulated) {
+        (Some(m), _) => Some(num(*m)),
+        (None, Some(sim)) => Some(estimate(&sim.mean_nn)),
+        _ => None,
+    };
+    if let Some(m) = boundary_mean {
+        let _ = writeln!(
+            w,
+            "  white noise mean NN: {} {m}  (Clark–Evans R {})",
+            boundary(a),
+            num(wn.clark_evans_boundary.unwrap_or(f64::NAN))
+        );
+    }
+    let h = &st.histogram;
+    let _ = writeln!(w, "  histogram (bin width {}):", num(h.bin_width));
+    let peak = h.counts.iter().copied().max().unwrap_or(1).max(1);
+    for (i, &c) in h.counts.iter().enumerate() {
+        let bar = "#".repeat(((c as f64 / peak as f64) * 40.0).round() as usize);
+        let _ = writeln!(
+            w,
+            "    [{:>10}, {:>10})  {:>8}  {bar}",
+            num(h.edge(i)),
+            num(h.edge(i + 1)),
+            c
+        );
+    }
+}
+
+fn close_pairs(a: &Analysis, w: &mut String) {
+    let wn = &a.white_noise;
+    let boundary = boundary(a);
+    let _ = writeln!(w, "\nclose pairs at r");
+    let _ = writeln!(
+        w,
+        "  cluster rate (NN < r)  {}   white noise: infinite plane {}",
+        num(a.cluster_rate.unwrap_or(f64::NAN)),
+        num(wn.cluster_rate_infinite)
+    );
+    if let Some(c) = wn.cluster_rate_torus {
+        let _ = writeln!(w, "                         white noise: {boundary} {}", num(c));
+    }
+    if let Some(c) = wn.simulated.as_ref().and_then(|s| s.cluster_rate.as_ref()) {
+        let _ = writeln!(w, "                         white noise: {boundary} {}", estimate(c));
+    }
+    let _ = write!(w, "  pairs closer than r    {}", a.pairs_closer);
+    let references = [
+        wn.pairs_closer_torus.as_ref(),
+        wn.simulated.as_ref().and_then(|s| s.pairs_closer.as_ref()),
+    ];
+    for p in references.into_iter().flatten() {
+        let _ = write!(w, "   white noise: {boundary} {}", estimate(p));
+    }
+    let _ = writeln!(w);
+    let _ = writeln!(w, "  minimum distance       {}", a.min_distance.map_or("-".to_string(), num));
+    if let Some(sim) = &wn.simulated {
+        let _ = writeln!(
+            w,
+            "  (simulated reference: {} white-noise sets of {} points in the same box)",
+            sim.realisations, sim.n
+        );
+    }
+}
+
+fn relative_radius(a: &Analysis, w: &mut String) {
+    let Some(rr) = &a.relative_radius else {
+        return;
+    };
+    let _ = writeln!(w, "\nrelative radius (d_max = {})", num(rr.d_max));
+    let _ = writeln!(
+        w,
+        "  measured: ρ_rel = d_min/d_max {}  packing fraction {}",
+        num(rr.relative_radius),
+        num(rr.packing_fraction)
+    );
+    if let (Some(r), Some(rel), Some(pack)) =
+        (rr.nominal_radius, rr.nominal_relative_radius, rr.nominal_packing_fraction)
+    {
+        let _ = writeln!(
+            w,
+            "  nominal r = {}: ρ_rel {}  packing fraction {}",
+            num(r),
+            num(rel),
+            num(pack)
+        );
+    }
+}
+
+fn coverage(a: &Analysis, w: &mut String) {
+    let c = &a.coverage;
+    let _ = writeln!(
+        w,
+        "\ncoverage within r       {}  ({} probes, seed {})",
+        with_error(c.fraction, c.std_error, DIGITS),
+        c.probes,
+        c.seed
+    );
+}
+
+fn spectrum(a: &Analysis, w: &mut String) {
+    let Some(sp) = &a.spectrum else {
+        return;
+    };
+    let spacing = sp.mean_points.powf(1.0 / sp.dim as f64);
+    let _ = writeln!(
+        w,
+        "\npower spectrum on the box seen as a torus (rings of width 1 cycle per side up to {}, \
+         axes {})",
+        sp.k_max,
+        if sp.axes_excluded { "excluded" } else { "included" }
+    );
+    let _ = writeln!(
+        w,
+        "  effective Nyquist ν_eff {}  = {} × N^(1/D)",
+        num(sp.effective_nyquist),
+        num(sp.effective_nyquist_over_spacing)
+    );
+    if let Some(peak) = &sp.peak {
+        let _ = writeln!(
+            w,
+            "  peak: ring {} ({} × N^(1/D)), power {}",
+            peak.radius,
+            num(peak.radius as f64 / spacing),
+            num(peak.power)
+        );
+    }
+    let _ =
+        writeln!(w, "  {:>8} {:>10} {:>12} {:>16}", "ring", "× N^(1/D)", "power", "anisotropy dB");
+    for fraction in [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0] {
+        let ring = (fraction * spacing).round() as usize;
+        if let Some(r) = sp.rings.iter().find(|r| r.radius == ring) {
+            let _ = writeln!(
+                w,
+                "  {:>8} {:>10} {:>12} {:>16}",
+                r.radius,
+                num(r.radius as f64 / spacing),
+                num(r.mean_power),
+                num(r.anisotropy_db)
+            );
+        }
+    }
+}
+
+fn pair_correlation(a: &Analysis, w: &mut String) {
+    let Some(pcf) = &a.pair_correlation else {
+        return;
+    };
+    let edges = match pcf.edge_correction {
+        EdgeCorrection::Periodic => "periodic",
+        EdgeCorrection::Translation => "translation-corrected",
+    };
+    let _ =
+        writeln!(w, "\npair correlation g(r) (bin width {}, {edges} edges)", num(pcf.bin_width));
+    for bin in &pcf.bins {
+        let _ = writeln!(
+            w,
+            "    [{:>10}, {:>10})  {:>8}  ({} pairs)",
+            num(bin.r_lower),
+            num(bin.r_upper),
+            num(bin.g),
+            bin.pairs
+        );
+    }
+}
+
+fn discrepancy(a: &Analysis, w: &mut String) {
+    if let Some(d) = &a.discrepancy {
+        let _ = writeln!(
+            w,
+            "\nL2-star discrepancy     {}   (squared {}; white noise E[squared] {})",
+            num(d.l2_star),
+            num(d.l2_star_squared),
+            num(d.white_noise_squared)
+        );
+    }
+}
+
+fn notes(a: &Analysis, w: &mut String) {
+    if !a.notes.is_empty() {
+        let _ = writeln!(w, "\nnotes");
+        for note in &a.notes {
+            let _ = writeln!(w, "  - {note}");
+        }
+    }
+}

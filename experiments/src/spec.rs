@@ -1,0 +1,533 @@
+//! The one specification of every sampler: its name, its parameters with their defaults and
+//! checks, what kind of sampler it is, and how it is built and run.
+//!
+//! [`SamplerSpec`] has one variant per sampler, each carrying its own parameter struct. The
+//! same type is
+//!
+//! - the command line's `experiments sample <SAMPLER> [its flags]` (a clap subcommand whose
+//!   variants carry their flags),
+//! - a `[[samplers]]` table of the report's TOML configuration (serde, tagged by `name`; a key
+//!   the sampler does not take is an error naming it),
+//! - what the report, the benchmarks and the conformance suite build and run
+//!   ([`SamplerSpec::build`], [`Built::run`]) and ask about ([`SamplerSpec::is_radius_driven`],
+//!   [`SamplerSpec::count_note`], [`SamplerSpec::seed_note`], [`SamplerSpec::twin`]).
+//!
+//! Adding a sampler: its file in the library, one variant here (with its parameter struct,
+//! or [`NoParams`]), the arms the compiler then asks for in this file, and its tests.
+//!
+//! ```
+//! use experiments::spec::{BridsonParams, SamplerSpec};
+//!
+//! let spec: SamplerSpec = toml::from_str("name = \"bridson\"\nk = 12")?;
+//! assert_eq!(spec, SamplerSpec::Bridson(BridsonParams { k: Some(12), grid: None }));
+//! assert!(spec.is_radius_driven());
+//! let sampler = spec.build(experiments::domains::unit::<2>(false), Some(0.1), None)?;
+//! let set = sampler.run(None, 7); // fills the box
+//! assert!(set.len() > 20);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+use clap::{Args, CommandFactory, Subcommand};
+use poisson_nd::{
+    BestCandidate, Bridson, DartThrowing, DartThrowingBuilder, Domain, DynSampler, Error,
+    GridResolution, Halton, JitteredGrid, PointSet, Sampler, WhiteNoise,
+};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// A sampler and its parameters. A parameter left out (`None`) takes the library's default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Subcommand)]
+#[serde(tag = "name", rename_all = "kebab-case")]
+pub enum SamplerSpec {
+    /// Bridson's algorithm: Poisson-disk, fills the box at --radius.
+    Bridson(BridsonParams),
+    /// Dart throwing, every dart checked against every point: Poisson-disk, O(N²).
+    DartThrowing(DartThrowingParams),
+    /// Dart throwing with a background grid: the same points as dart-throwing, in O(N).
+    DartThrowingGrid(DartThrowingParams),
+    /// Mitchell's best candidate: the farthest of m candidates per point (count-driven).
+    BestCandidate(BestCandidateParams),
+    /// The Halton sequence, deterministic (count-driven).
+    Halton(HaltonParams),
+    /// The Halton sequence scrambled by random digit permutations (count-driven).
+    HaltonRandomized(HaltonParams),
+    /// One uniform point in each cell of a near-cubic grid (count-driven).
+    JitteredGrid(NoParams),
+    /// Independent uniform points, the baseline (count-driven).
+    WhiteNoise(NoParams),
+}
+
+/// Bridson's parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct BridsonParams {
+    /// Attempts per active point, k (default 30; at least 1).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub k: Option<u32>,
+    /// Background grid: coarse (cells of side r) or fine (side r/√D); the points are the
+    /// same, only the speed differs (default coarse).
+    #[arg(long, value_enum)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<Grid>,
+}
+
+/// The cells of Bridson's background grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Grid {
+    /// Cells of side r: several points per cell, 3^D cells searched.
+    Coarse,
+    /// Cells of side r/√D: one point per cell, the cells within reach searched.
+    Fine,
+}
+
+/// Dart throwing's parameters (both searches).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct DartThrowingParams {
+    /// Darts in a row that may miss before the run ends (default 10000; at least 1).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_misses: Option<u64>,
+}
+
+/// Best candidate's parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct BestCandidateParams {
+    /// Candidates per new point, m (default 10; at least 1).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<u32>,
+    /// m·i candidates for the i-th point (Mitchell 1991) instead of m (default false).
+    // A bare `--growing-candidates` means true, as a flag reads.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growing_candidates: Option<bool>,
+}
+
+/// The Halton sequence's parameters (plain and randomized).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct HaltonParams {
+    /// Indices skipped at the start of the sequence: the first point has index 1 + skip
+    /// (default 0).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip: Option<u64>,
+}
+
+/// The parameters of a sampler that has none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+/// A parameter whose value is out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key} {message}")]
+pub struct ParamError {
+    /// The parameter, as its TOML key (`max_misses`); the command line writes it
+    /// `--max-misses`.
+    pub key: &'static str,
+    /// What is wrong, with the value found.
+    pub message: String,
+}
+
+/// Why a sampler could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BuildError {
+    /// A radius-driven sampler was given no radius.
+    #[error("'{0}' needs a radius")]
+    MissingRadius(&'static str),
+    /// A parameter is out of range.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// The library rejected the configuration.
+    #[error(transparent)]
+    Invalid(#[from] Error),
+}
+
+/// Another sampler that gives the same points from the same seed, and what differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Twin {
+    /// The other sampler, with the same parameters.
+    pub spec: SamplerSpec,
+    /// What differs between the two, in a phrase.
+    pub difference: &'static str,
+}
+
+impl SamplerSpec {
+    /// The sampler's name: the subcommand, the TOML `name`, and the label in every CSV file,
+    /// legend and seed of the report.
+    pub fn name(&self) -> &'static str {
+        match self {
+            SamplerSpec::Bridson(_) => "bridson",
+            SamplerSpec::DartThrowing(_) => "dart-throwing",
+            SamplerSpec::DartThrowingGrid(_) => "dart-throwing-grid",
+            SamplerSpec::BestCandidate(_) => "best-candidate",
+            SamplerSpec::Halton(_) => "halton",
+            SamplerSpec::HaltonRandomized(_) => "halton-randomized",
+            SamplerSpec::JitteredGrid(_) => "jittered-grid",
+            SamplerSpec::WhiteNoise(_) => "white-noise",
+        }
+    }
+
+    /// Radius-driven samplers take a radius, promise that minimum distance and fill the box
+    /// (a count is only a cap); the others are count-driven: they draw the points asked for.
+    pub fn is_radius_driven(&self) -> bool {
+        match self {
+            SamplerSpec::Bridson(_) | SamplerSpec::DartThrowing(_) => true,
+            SamplerSpec::DartThrowingGrid(_) => true,
+            SamplerSpec::BestCandidate(_) | SamplerSpec::Halton(_) => false,
+            SamplerSpec::HaltonRandomized(_) => false,
+            SamplerSpec::JitteredGrid(_) | SamplerSpec::WhiteNoise(_) => false,
+        }
+    }
+
+    /// Why a count-driven sampler may give fewer points than asked for (a phrase that
+    /// follows its name); `None` when it gives exactly that many.
+    pub fn count_note(&self) -> Option<&'static str> {
+        match self {
+            SamplerSpec::JitteredGrid(_) => Some(
+                "uses the largest near-cubic grid with at most N cells, so it may have a few \
+                 points fewer",
+            ),
+            _ => None,
+        }
+    }
+
+    /// Why the sampler's output does not depend on the seed; `None` when it does.
+    pub fn seed_note(&self) -> Option<&'static str> {
+        match self {
+            SamplerSpec::Halton(_) => {
+                Some("the plain Halton sequence is deterministic and never reads the generator")
+            }
+            _ => None,
+        }
+    }
+
+    /// The sampler that gives the same points as this one from the same seed, if any.
+    pub fn twin(&self) -> Option<Twin> {
+        match self {
+            SamplerSpec::DartThrowingGrid(params) => Some(Twin {
+                spec: SamplerSpec::DartThrowing(params.clone()),
+                difference: "a different search (every point checked, or a grid lookup)",
+            }),
+            _ => None,
+        }
+    }
+
+    /// Checks the parameters' values (the library checks them again when building).
+    pub fn check(&self) -> Result<(), ParamError> {
+        let at_least_one = |key: &'static str, value: Option<u64>| match value {
+            Some(0) => Err(ParamError { key, message: "must be at least 1, got 0".into() }),
+            _ => Ok(()),
+        };
+        match self {
+            SamplerSpec::Bridson(p) => at_least_one("k", p.k.map(u64::from)),
+            SamplerSpec::DartThrowing(p) | SamplerSpec::DartThrowingGrid(p) => {
+                at_least_one("max_misses", p.max_misses)
+            }
+            SamplerSpec::BestCandidate(p) => {
+                at_least_one("candidates", p.candidates.map(u64::from))
+            }
+            SamplerSpec::Halton(_) | SamplerSpec::HaltonRandomized(_) => Ok(()),
+            SamplerSpec::JitteredGrid(_) | SamplerSpec::WhiteNoise(_) => Ok(()),
+        }
+    }
+
+    /// Builds the sampler in `domain`. `radius` is required by radius-driven samplers and
+    /// ignored by the others; `max_points` replaces the library's point limit.
+    ///
+    /// This and [`Built::run`] are the only places that call the library's samplers.
+    pub fn build<const D: usize>(
+        &self,
+        domain: Domain<D>,
+        radius: Option<f64>,
+        max_points: Option<usize>,
+    ) -> Result<Built<D>, BuildError> {
+        self.check()?;
+        let radius = || radius.ok_or(BuildError::MissingRadius(self.name()));
+        let sampler: Box<dyn DynSampler<D>> = match self {
+            SamplerSpec::Bridson(p) => {
+                let mut b = Bridson::builder(domain, radius()?);
+                if let Some(k) = p.k {
+                    b = b.with_attempts(k);
+                }
+                if let Some(grid) = p.grid {
+                    b = b.with_grid(match grid {
+                        Grid::Coarse => GridResolution::Coarse,
+                        Grid::Fine => GridResolution::Fine,
+                    });
+                }
+                if let Some(limit) = max_points {
+                    b = b.with_max_points(limit);
+                }
+                Box::new(b.build()?)
+            }
+            SamplerSpec::DartThrowing(p) => {
+                Box::new(dart_throwing(domain, radius()?, p, max_points).without_grid().build()?)
+            }
+            SamplerSpec::DartThrowingGrid(p) => Box::new(
+                dart_throwing(domain, radius()?, p, max_points)
+                    .with_grid(GridResolution::default())
+                    .build()?,
+            ),
+            SamplerSpec::BestCandidate(p) => {
+                let mut s = BestCandidate::new(domain)
+                    .with_growing_candidates(p.growing_candidates.unwrap_or(false));
+                if let Some(m) = p.candidates {
+                    s = s.with_candidates(m)?;
+                }
+                limited(s, max_points, BestCandidate::with_max_points)?
+            }
+            SamplerSpec::Halton(p) => {
+                let s = Halton::new(domain)?.with_skip(p.skip.unwrap_or(0));
+                limited(s, max_points, Halton::with_max_points)?
+            }
+            SamplerSpec::HaltonRandomized(p) => {
+                let s = Halton::new(domain)?.with_skip(p.skip.unwrap_or(0)).randomized();
+                limited(s, max_points, Halton::with_max_points)?
+            }
+            SamplerSpec::JitteredGrid(_) => {
+                limited(JitteredGrid::new(domain), max_points, JitteredGrid::with_max_points)?
+            }
+            SamplerSpec::WhiteNoise(_) => {
+                limited(WhiteNoise::new(domain), max_points, WhiteNoise::with_max_points)?
+            }
+        };
+        Ok(Built { spec: self.clone(), sampler })
+    }
+}
+
+/// Dart throwing's builder with its own parameters and the point limit, before the choice of
+/// search.
+fn dart_throwing<const D: usize>(
+    domain: Domain<D>,
+    radius: f64,
+    params: &DartThrowingParams,
+    max_points: Option<usize>,
+) -> DartThrowingBuilder<D> {
+    let mut builder = DartThrowing::builder(domain, radius);
+    if let Some(misses) = params.max_misses {
+        builder = builder.with_max_misses(misses);
+    }
+    if let Some(limit) = max_points {
+        builder = builder.with_max_points(limit);
+    }
+    builder
+}
+
+/// The sampler with its point limit replaced when one is given, boxed.
+fn limited<const D: usize, S: Sampler<D> + 'static>(
+    sampler: S,
+    max_points: Option<usize>,
+    with_max_points: fn(S, usize) -> Result<S, Error>,
+) -> Result<Box<dyn DynSampler<D>>, Error> {
+    let sampler = match max_points {
+        Some(limit) => with_max_points(sampler, limit)?,
+        None => sampler,
+    };
+    Ok(Box::new(sampler))
+}
+
+/// A sampler built from its specification, ready to run.
+pub struct Built<const D: usize> {
+    spec: SamplerSpec,
+    sampler: Box<dyn DynSampler<D>>,
+}
+
+impl<const D: usize> std::fmt::Debug for Built<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Built").field("spec", &self.spec).finish_non_exhaustive()
+    }
+}
+
+impl<const D: usize> Built<D> {
+    /// The specification it was built from.
+    pub fn spec(&self) -> &SamplerSpec {
+        &self.spec
+    }
+
+    /// The domain it samples.
+    pub fn domain(&self) -> &Domain<D> {
+        self.sampler.domain()
+    }
+
+    /// The minimum distance it promises, if any.
+    pub fn min_distance(&self) -> Option<f64> {
+        self.sampler.min_distance()
+    }
+
+    /// One realisation from `seed`. `n = None` fills the box (radius-driven samplers; a
+    /// count-driven one then draws nothing); `Some(n)` is a cap for radius-driven samplers
+    /// and the count for the others.
+    pub fn run(&self, n: Option<usize>, seed: u64) -> PointSet<D> {
+        match n {
+            Some(n) => self.sampler.sample_seeded(n, seed),
+            // A count-driven sampler has no fill: without a count it gives no points (the
+            // command line asks for --n before it gets here).
+            None => self
+                .sampler
+                .try_fill_seeded(seed)
+                .unwrap_or_else(|| self.sampler.sample_seeded(0, seed)),
+        }
+    }
+
+    /// The library sampler itself, for code that drives it directly (the conformance suite's
+    /// own checks of the trait).
+    pub fn sampler(&self) -> &dyn DynSampler<D> {
+        self.sampler.as_ref()
+    }
+}
+
+/// One sampler's entry in [`catalogue`]: its name and the keys (flags) of its parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The name, as [`SamplerSpec::name`] gives it.
+    pub name: String,
+    /// Its parameters as TOML keys (`max_misses`), in declaration order.
+    pub parameters: Vec<String>,
+}
+
+/// Every sampler, in the order of [`SamplerSpec`]'s variants (the report's colours follow
+/// it), read from the specification itself.
+pub fn catalogue() -> &'static [Entry] {
+    static CATALOGUE: OnceLock<Vec<Entry>> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let command = SpecCommand::command();
+        command
+            .get_subcommands()
+            .map(|sub| Entry {
+                name: sub.get_name().to_string(),
+                parameters: sub
+                    .get_arguments()
+                    .map(|arg| arg.get_id().as_str().to_string())
+                    .filter(|id| id != "help")
+                    .collect(),
+            })
+            .collect()
+    })
+}
+
+/// The sampler names, in [`catalogue`] order.
+pub fn names() -> Vec<&'static str> {
+    catalogue().iter().map(|entry| entry.name.as_str()).collect()
+}
+
+/// The catalogue entry of the sampler called `name`.
+pub fn entry(name: &str) -> Option<&'static Entry> {
+    catalogue().iter().find(|entry| entry.name == name)
+}
+
+/// Advice for a key that samplers no longer take, if `key` is one.
+pub fn retired_key(key: &str) -> Option<&'static str> {
+    match key {
+        "randomize" => Some(
+            "is no longer a key: the scrambled sequence is its own sampler, \
+             name = \"halton-randomized\"",
+        ),
+        _ => None,
+    }
+}
+
+/// A command holding the specification as its subcommands, to read the catalogue from.
+#[derive(clap::Parser, Debug)]
+struct SpecCommand {
+    #[command(subcommand)]
+    sampler: SamplerSpec,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_spec() -> Vec<SamplerSpec> {
+        vec![
+            SamplerSpec::Bridson(BridsonParams::default()),
+            SamplerSpec::DartThrowing(DartThrowingParams::default()),
+            SamplerSpec::DartThrowingGrid(DartThrowingParams::default()),
+            SamplerSpec::BestCandidate(BestCandidateParams::default()),
+            SamplerSpec::Halton(HaltonParams::default()),
+            SamplerSpec::HaltonRandomized(HaltonParams::default()),
+            SamplerSpec::JitteredGrid(NoParams {}),
+            SamplerSpec::WhiteNoise(NoParams {}),
+        ]
+    }
+
+    #[test]
+    fn names_agree_between_clap_serde_and_the_library() {
+        let specs = every_spec();
+        assert_eq!(names(), specs.iter().map(SamplerSpec::name).collect::<Vec<_>>());
+        let domain = crate::domains::unit::<2>(false);
+        for spec in specs {
+            let toml = toml::to_string(&spec).unwrap();
+            assert_eq!(toml, format!("name = \"{}\"\n", spec.name()));
+            assert_eq!(toml::from_str::<SamplerSpec>(&toml).unwrap(), spec);
+            let built = spec.build(domain, Some(0.1), None).unwrap();
+            // Until the library names variants itself, its name is the spec's.
+            assert_eq!(built.sampler().dyn_label(), spec.name());
+            assert_eq!(built.min_distance().is_some(), spec.is_radius_driven());
+        }
+    }
+
+    #[test]
+    fn every_parameter_is_a_toml_key_and_a_flag() {
+        let expected: &[(&str, &[&str])] = &[
+            ("bridson", &["k", "grid"]),
+            ("dart-throwing", &["max_misses"]),
+            ("best-candidate", &["candidates", "growing_candidates"]),
+            ("halton-randomized", &["skip"]),
+            ("white-noise", &[]),
+        ];
+        for (name, keys) in expected {
+            assert_eq!(entry(name).unwrap().parameters, *keys, "{name}");
+        }
+        for entry in catalogue() {
+            for key in &entry.parameters {
+                let value = match key.as_str() {
+                    "growing_candidates" => "true",
+                    "grid" => "\"fine\"",
+                    _ => "3",
+                };
+                let text = format!("name = \"{}\"\n{key} = {value}\n", entry.name);
+                let spec: SamplerSpec = toml::from_str(&text).unwrap();
+                assert_eq!(toml::to_string(&spec).unwrap(), text);
+            }
+        }
+    }
+
+    #[test]
+    fn values_and_radii_are_checked() {
+        let domain = crate::domains::unit::<2>(false);
+        let zero = SamplerSpec::DartThrowing(DartThrowingParams { max_misses: Some(0) });
+        assert_eq!(zero.check().unwrap_err().to_string(), "max_misses must be at least 1, got 0");
+        let bridson = SamplerSpec::Bridson(BridsonParams::default());
+        assert_eq!(
+            bridson.build(domain, None, None).unwrap_err(),
+            BuildError::MissingRadius("bridson")
+        );
+        assert!(matches!(
+            bridson.build(domain, Some(1e-9), None),
+            Err(BuildError::Invalid(Error::TooManyPoints { .. }))
+        ));
+        let white = SamplerSpec::WhiteNoise(NoParams {});
+        let limited = white.build(domain, None, Some(5)).unwrap();
+        assert_eq!(limited.run(Some(10), 1).len(), 5);
+        assert!(limited.run(None, 1).is_empty());
+    }
+
+    #[test]
+    fn twins_give_the_same_points() {
+        let domain = crate::domains::unit::<2>(true);
+        for spec in every_spec() {
+            if let Some(twin) = spec.twin() {
+                let a = spec.build(domain, Some(0.05), None).unwrap().run(None, 3);
+                let b = twin.spec.build(domain, Some(0.05), None).unwrap().run(None, 3);
+                assert_eq!(a.points, b.points, "{}", spec.name());
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! The conformance suite: every sampler of the specification × D = 1..=8, closed and
+//! periodic boxes.
+//!
+//! A sampler joins with one line `conformance!(module, spec, n = ...)`, where `spec` is its
+//! [`SamplerSpec`] and `n` the count asked for (`None`: fill the box, for radius-driven
+//! samplers). Checks: n = 0 and n = 1; every point inside the domain; same seed → identical
+//! output, also through the object-safe mirror with a `dyn` generator; different seeds →
+//! different output; exactly `n` points where the sampler promises it; and, where the
+//! sampler promises a minimum distance, the exact minimum pairwise distance (brute force,
+//! toroidal when periodic) is at least that.
+//!
+//! Explicit skips, with the reason the specification gives: a sampler with a
+//! [`SamplerSpec::seed_note`] (deterministic: it never reads the generator) skips "different
+//! seeds → different output" and is checked for the opposite, that every seed gives the same
+//! output; one with a [`SamplerSpec::count_note`] skips "exactly n points" and is checked for
+//! at most n.
+
+mod common;
+
+use common::{awkward_box, close_pair, radius_for_about};
+use experiments::spec::{
+    BestCandidateParams, BridsonParams, DartThrowingParams, HaltonParams, NoParams, SamplerSpec,
+};
+use poisson_nd::rng::rng_from_seed;
+use poisson_nd::{Domain, StopReason};
+
+/// Runs every check for one sampler in one domain.
+fn check<const D: usize>(spec: &SamplerSpec, domain: Domain<D>, n: Option<usize>) {
+    let radius = spec.is_radius_driven().then(|| radius_for_about(&domain, 400.0));
+    let sampler = spec.build(domain, radius, None).expect("valid sampler");
+    let label = format!("{} D={D} periodic={}", spec.name(), domain.is_periodic());
+
+    let empty = sampler.run(Some(0), 1);
+    assert!(empty.is_empty(), "{label}: n = 0 gave points");
+    assert_eq!(empty.stop, StopReason::TargetReached, "{label}");
+
+    let one = sampler.run(Some(1), 1);
+    assert_eq!(one.len(), 1, "{label}: n = 1");
+    assert!(domain.contains(&one.points[0]), "{label}: {:?} outside", one.points[0]);
+
+    let a = sampler.run(n, 11);
+    assert!(a.len() >= 2, "{label}: only {} points", a.len());
+    match (n, spec.count_note()) {
+        (Some(n), None) => {
+            assert_eq!(a.len(), n, "{label}: count");
+            assert_eq!(a.stop, StopReason::TargetReached, "{label}");
+        }
+        // Skipped "exactly n", for the reason the specification gives.
+        (Some(n), Some(_reason)) => assert!(a.len() <= n, "{label}: more than n points"),
+        (None, _) => {}
+    }
+    assert!(a.attempts >= a.len() as u64, "{label}: attempts below points");
+    for p in &a.points {
+        assert!(domain.contains(p), "{label}: {p:?} outside {domain:?}");
+    }
+    assert_eq!(a.domain, domain, "{label}: point set carries another domain");
+
+    let again = sampler.run(n, 11);
+    assert_eq!(a.points, again.points, "{label}: same seed, different output");
+    let cap = n.unwrap_or(usize::MAX);
+    let through_dyn = sampler.sampler().dyn_sample(cap, &mut rng_from_seed(11));
+    assert_eq!(a.points, through_dyn.points, "{label}: dyn mirror with a dyn generator differs");
+
+    let other = sampler.run(n, 12);
+    match spec.seed_note() {
+        None => assert_ne!(a.points, other.points, "{label}: different seeds, same output"),
+        Some(reason) => {
+            assert_eq!(a.points, other.points, "{label}: declared seed-independent ({reason})")
+        }
+    }
+
+    assert_eq!(sampler.min_distance(), radius, "{label}: promised distance");
+    if let Some(r) = sampler.min_distance() {
+        let pair = close_pair(&domain, &a.points, r);
+        assert!(pair.is_none(), "{label}: pair closer than r = {r}: {pair:?}");
+    }
+}
+
+macro_rules! conformance {
+    ($module:ident, $spec:expr, n = $n:expr) => {
+        mod $module {
+            use super::*;
+
+            fn run<const D: usize>() {
+                let spec: SamplerSpec = $spec;
+                let closed = awkward_box::<D>();
+                check(&spec, closed, $n);
+                check(&spec, closed.periodic(), $n);
+                check(&spec, experiments::domains::unit::<D>(true), $n);
+            }
+
+            #[test]
+            fn d1() {
+                run::<1>();
+            }
+            #[test]
+            fn d2() {
+                run::<2>();
+            }
+            #[test]
+            fn d3() {
+                run::<3>();
+            }
+            #[test]
+            fn d4() {
+                run::<4>();
+            }
+            #[test]
+            fn d5() {
+                run::<5>();
+            }
+            #[test]
+            fn d6() {
+                run::<6>();
+            }
+            #[test]
+            fn d7() {
+                run::<7>();
+            }
+            #[test]
+            fn d8() {
+                run::<8>();
+            }
+        }
+    };
+}
+
+// ---- the samplers -------------------------------------------------------------------------
+
+conformance!(bridson_suite, SamplerSpec::Bridson(BridsonParams::default()), n = None);
+conformance!(white_noise_suite, SamplerSpec::WhiteNoise(NoParams {}), n = Some(300));
+// Fewer misses than the default keep the suite fast; saturation is tested elsewhere.
+conformance!(
+    dart_throwing_suite,
+    SamplerSpec::DartThrowing(DartThrowingParams { max_misses: Some(1_000) }),
+    n = None
+);
+conformance!(
+    dart_throwing_grid_suite,
+    SamplerSpec::DartThrowingGrid(DartThrowingParams { max_misses: Some(1_000) }),
+    n = None
+);
+conformance!(
+    best_candidate_suite,
+    SamplerSpec::BestCandidate(BestCandidateParams::default()),
+    n = Some(300)
+);
+conformance!(
+    best_candidate_growing_suite,
+    SamplerSpec::BestCandidate(BestCandidateParams {
+        candidates: Some(2),
+        growing_candidates: Some(true)
+    }),
+    n = Some(150)
+);
+// Deterministic: skips "different seeds differ" (see SamplerSpec::seed_note).
+conformance!(halton_suite, SamplerSpec::Halton(HaltonParams::default()), n = Some(300));
+conformance!(
+    halton_randomized_suite,
+    SamplerSpec::HaltonRandomized(HaltonParams::default()),
+    n = Some(300)
+);
+// The count is the number of grid cells, at most n (see SamplerSpec::count_note).
+conformance!(jittered_grid_suite, SamplerSpec::JitteredGrid(NoParams {}), n = Some(300));
+
+/// Every sampler of the specification has a suite above (a new variant fails here until
+/// it joins).
+#[test]
+fn every_sampler_is_in_the_suite() {
+    let suites = include_str!("conformance.rs");
+    for name in experiments::spec::names() {
+        let module = format!("{}_suite", name.replace('-', "_"));
+        assert!(
+            suites.contains(&format!("conformance!({module},"))
+                || suites.contains(&format!("conformance!(\n    {module},")),
+            "{name} has no conformance suite"
+        );
+    }
+}
