@@ -13,7 +13,7 @@
 //!   always the unit cube `[0, 1)^D`; `k` is fixed at 30; `rand` 0.6 generator (Xoshiro256**; no ++ for rand 0.6);
 //!   points are nalgebra 0.17 vectors, so D ≤ 6.
 
-use poisson_nd::{Bridson, CandidateDistance, Domain, GridResolution, Sampler};
+use poisson_nd::{Bridson, CandidateDistance, Domain, FillSampler, GridResolution};
 
 /// A sampler under comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,22 +107,20 @@ impl Peer {
     pub fn sample<const D: usize>(self, r: f64, k: u32, seed: u64) -> Result<Output<D>, String> {
         match self {
             Peer::PoissonNd(resolution) => {
-                let domain = Domain::<D>::unit().map_err(|e| e.to_string())?;
-                let mut bridson = Bridson::new(domain, r)
-                    .and_then(|b| b.with_attempts(k))
-                    .map_err(|e| e.to_string())?;
+                let mut builder = Bridson::builder(Domain::<D>::unit(), r).with_attempts(k);
                 if let Some(resolution) = resolution {
-                    bridson = bridson.with_grid(resolution).map_err(|e| e.to_string())?;
+                    builder = builder.with_grid(resolution);
                 }
-                Ok(Output::arrays(bridson.sample_seeded(usize::MAX, seed).points))
+                let bridson = builder.build().map_err(|e| e.to_string())?;
+                Ok(Output::arrays(bridson.fill_seeded(seed).points))
             }
             Peer::PoissonNdUniformRadius => {
-                let domain = Domain::<D>::unit().map_err(|e| e.to_string())?;
-                let bridson = Bridson::new(domain, r)
-                    .and_then(|b| b.with_attempts(k))
-                    .map_err(|e| e.to_string())?
-                    .with_candidate_distance(CandidateDistance::UniformInRadius);
-                Ok(Output::arrays(bridson.sample_seeded(usize::MAX, seed).points))
+                let bridson = Bridson::builder(Domain::<D>::unit(), r)
+                    .with_attempts(k)
+                    .with_candidate_distance(CandidateDistance::UniformInRadius)
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                Ok(Output::arrays(bridson.fill_seeded(seed).points))
             }
             Peer::FastPoisson => {
                 let points = fast_poisson::Poisson::<D>::new()
