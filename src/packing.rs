@@ -30,17 +30,14 @@ pub fn densest_packing_fraction(dim: usize) -> Option<f64> {
     Some(value)
 }
 
-/// Validates the radius of a radius-driven sampler with the point limit `max_points`: `D ≥ 1`,
-/// a finite positive radius, and a point limit that holds the densest packing at that radius
-/// (see [`check_max_points`]).
+/// Validates the radius of a radius-driven sampler with the point limit `max_points`: a finite
+/// positive radius, and a point limit that holds the densest packing at that radius (see
+/// [`check_max_points`]). `D ≥ 1` holds already: no `Domain<0>` can be made.
 pub(crate) fn check_radius<const D: usize>(
     domain: &Domain<D>,
     radius: f64,
     max_points: usize,
 ) -> Result<(), Error> {
-    if D == 0 {
-        return Err(Error::ZeroDimension);
-    }
     if !(radius.is_finite() && radius > 0.0) {
         return Err(Error::InvalidRadius(radius));
     }

@@ -132,7 +132,7 @@ impl<const D: usize> BridsonBuilder<D> {
 
     /// Checks the configuration and lays out the grid.
     ///
-    /// Errors: `D = 0`; a radius that is not finite and positive; `k = 0`; a point limit of
+    /// Errors: a radius that is not finite and positive; `k = 0`; a point limit of
     /// 0 or above 2147483647; a radius so small for the box that its densest packing would
     /// pass the point limit ([`Error::TooManyPoints`]); a grid with more cells than can be
     /// indexed.

@@ -119,7 +119,7 @@ impl<const D: usize> DartThrowingBuilder<D> {
 
     /// Checks the configuration and lays out the grid, if any.
     ///
-    /// Errors: `D = 0`; a radius that is not finite and positive; `max_misses = 0`; a point
+    /// Errors: a radius that is not finite and positive; `max_misses = 0`; a point
     /// limit of 0 or above 2147483647; a radius so small for the box that its densest
     /// packing would pass the point limit ([`Error::TooManyPoints`]); a grid with more cells
     /// than can be indexed.

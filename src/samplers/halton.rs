@@ -66,11 +66,9 @@ pub struct Halton<const D: usize> {
 
 impl<const D: usize> Halton<D> {
     /// The plain Halton sequence in `domain`, starting at index 1, with the point limit
-    /// [`defaults::MAX_POINTS`]. Errors when `D` is 0 or above [`MAX_DIM`].
+    /// [`defaults::MAX_POINTS`]. Errors when `D` is above [`MAX_DIM`] (a [`Domain`] has at
+    /// least one dimension).
     pub fn new(domain: Domain<D>) -> Result<Self, Error> {
-        if D == 0 {
-            return Err(Error::ZeroDimension);
-        }
         if D > MAX_DIM {
             return Err(Error::InvalidParameter {
                 name: "dimension (Halton)",

@@ -148,7 +148,7 @@ impl<const D: usize> Maximal<D> {
     /// A maximal Poisson-disk sampler in `domain` with minimum distance `radius` and the point
     /// limit [`MAX_POINTS`].
     ///
-    /// Errors: `D = 0`, a radius that is not finite and positive, a radius so small for the
+    /// Errors: a radius that is not finite and positive, a radius so small for the
     /// box that the densest packing would pass the point limit, or one that needs more than
     /// 2^32 − 1 cells (in high dimensions, long before memory runs out).
     ///
