@@ -14,11 +14,13 @@
 //! ```
 //!
 //! - Poisson-disk samplers (a minimum distance is guaranteed): [`Bridson`], [`DartThrowing`]
-//!   (naive or grid-accelerated). They fill the domain by themselves ([`FillSampler`]);
+//!   (naive or grid-accelerated), [`Maximal`] (saturated: not one more point fits). They
+//!   fill the domain by themselves ([`FillSampler`]);
 //!   [`BridsonFill`] is a Bridson run that can start from given points, go step by step and
 //!   be resumed.
-//! - Comparison samplers (no minimum distance): [`BestCandidate`], [`Halton`] (plain or
-//!   randomized), [`JitteredGrid`], [`WhiteNoise`].
+//! - Count-driven samplers (no minimum distance): [`SampleElimination`] (exactly N
+//!   well-spread points), [`BestCandidate`], [`Halton`] (plain or randomized),
+//!   [`JitteredGrid`], [`WhiteNoise`].
 //! - Reproducibility: [`Sampler::sample_seeded`] uses [`rng::PortableRng`]; the same seed,
 //!   configuration and version give bit-identical points on every platform.
 //! - Errors: every constructor (or builder's `build`) validates its input and returns
@@ -55,5 +57,6 @@ pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Sampler, StopReason};
 pub use samplers::{
     BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, DartThrowing,
-    DartThrowingBuilder, Halton, JitteredGrid, Maximal, SampleElimination, WhiteNoise,
+    DartThrowingBuilder, Halton, JitteredGrid, Maximal, MaximalBuilder, SampleElimination,
+    WhiteNoise,
 };

@@ -416,10 +416,15 @@ fn stops_at_the_target_and_the_point_limit() {
     let sampler = Maximal::new(domain, 0.1).expect("valid");
     let set = sampler.sample_seeded(25, 5);
     assert_eq!((set.len(), set.stop), (25, StopReason::TargetReached));
-    let capped = sampler.clone().with_max_points(3000).expect("enough for the packing");
+    let capped =
+        sampler.to_builder().with_max_points(3000).build().expect("enough for the packing");
     let full = capped.sample_seeded(usize::MAX, 5);
     assert_eq!(full.stop, StopReason::Exhausted);
-    assert!(sampler.clone().with_max_points(10).is_err(), "below the densest packing");
+    assert!(sampler.to_builder().with_max_points(10).build().is_err(), "below the densest packing");
+    // The raised limit is in place when the radius is checked against it.
+    let fine = Maximal::builder(domain, 0.002).with_max_points(200_000_000).build();
+    assert_eq!(fine.expect("raised limit").max_points(), 200_000_000);
+    assert!(Maximal::new(domain, 0.002).is_err(), "past the default limit");
     assert_eq!(sampler.sample_seeded(0, 5).stop, StopReason::TargetReached);
 }
 

@@ -17,7 +17,7 @@ use criterion::{
 use criterion::{criterion_group, criterion_main};
 use experiments::spec::{
     BestCandidateParams, BridsonParams, DartThrowingParams, Grid, HaltonParams, NoParams,
-    SamplerSpec,
+    SampleEliminationParams, SamplerSpec,
 };
 use std::hint::black_box;
 use std::time::Duration;
@@ -35,7 +35,9 @@ fn samplers() -> Vec<(SamplerSpec, usize)> {
         (SamplerSpec::Bridson(BridsonParams::default()), usize::MAX),
         (SamplerSpec::DartThrowing(darts.clone()), 10_000),
         (SamplerSpec::DartThrowingGrid(darts), usize::MAX),
+        (SamplerSpec::Maximal(NoParams {}), usize::MAX),
         (SamplerSpec::BestCandidate(BestCandidateParams::default()), usize::MAX),
+        (SamplerSpec::SampleElimination(SampleEliminationParams::default()), usize::MAX),
         (SamplerSpec::Halton(HaltonParams::default()), usize::MAX),
         (SamplerSpec::HaltonRandomized(HaltonParams::default()), usize::MAX),
         (SamplerSpec::JitteredGrid(NoParams {}), usize::MAX),

@@ -48,13 +48,74 @@ fn trim_zeros(text: &str) -> &str {
     if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { text }
 }
 
-/// A value with its standard error, `value ± error` (the error left out when it is 0).
-pub fn with_error(value: f64, error: f64, digits: usize) -> String {
-    if error > 0.0 {
-        format!("{} ± {}", significant(value, digits), significant(error, digits))
-    } else {
-        significant(value, digits)
+/// A value with its standard error, `value ± error`, each written to the error's precision
+/// (the Particle Data Group's rule): the error keeps two significant digits when its three
+/// leading digits are 100–354, one when they are 355–949, and is rounded up to two digits
+/// (1.0·10^k) from 950; the value is rounded to the same decimal place. Numbers outside
+/// `[1e-3, 1e5)` are written `m·10ⁿ`. An error that is 0 or not finite is left out and the
+/// value keeps four significant digits ([`short`]).
+///
+/// ```
+/// use experiments::format::with_error;
+/// assert_eq!(with_error(0.72917, 0.00162), "0.7292 ± 0.0016");
+/// assert_eq!(with_error(0.72917, 7.403e-4), "0.7292 ± 0.0007");
+/// assert_eq!(with_error(377_000.0, 31_320.0), "3.77·10⁵ ± 3.1·10⁴");
+/// assert_eq!(with_error(3939.25, 5.4), "3939 ± 5");
+/// assert_eq!(with_error(2.0, 0.0), "2");
+/// ```
+pub fn with_error(value: f64, error: f64) -> String {
+    if !(error > 0.0 && error.is_finite() && value.is_finite()) {
+        return short(value);
     }
+    // The error's three leading digits decide how many it keeps.
+    let mut exponent = error.log10().floor() as i32;
+    let mut leading = (error / 10f64.powi(exponent - 2)).round();
+    if leading >= 1000.0 {
+        exponent += 1;
+        leading = 100.0;
+    }
+    let kept = if leading < 355.0 {
+        2
+    } else if leading < 950.0 {
+        1
+    } else {
+        exponent += 1;
+        2
+    };
+    // The decimal place of the last digit kept.
+    let place = exponent - (kept - 1);
+    let round = |x: f64| (x / 10f64.powi(place)).round() * 10f64.powi(place);
+    let (value, error) = (round(value), round(error));
+    let largest = value.abs().max(error);
+    if (1e-3..1e5).contains(&largest) && place >= -7 {
+        let decimals = (-place).max(0) as usize;
+        format!("{value:.decimals$} ± {error:.decimals$}")
+    } else {
+        format!("{} ± {}", scientific(value, place), scientific(error, place))
+    }
+}
+
+/// `x` as `m·10ⁿ` with its last digit at the decimal place `place` (`0` for zero).
+fn scientific(x: f64, place: i32) -> String {
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let exponent = x.abs().log10().floor() as i32;
+    let decimals = (exponent - place).max(0) as usize;
+    let mantissa = x / 10f64.powi(exponent);
+    format!("{mantissa:.decimals$}·10{}", superscript(exponent))
+}
+
+/// An integer in superscript digits (`-7` → `⁻⁷`).
+fn superscript(n: i32) -> String {
+    n.to_string()
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']
+                [d.to_digit(10).unwrap_or(0) as usize],
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -79,7 +140,24 @@ mod tests {
         assert_eq!(significant(1e-4, 4), "1e-4");
         assert_eq!(significant(0.0, 4), "0");
         assert_eq!(significant(99999.4, 4), "99999");
-        assert_eq!(with_error(2.0, 1.0, 4), "2 ± 1");
-        assert_eq!(with_error(2.0, 0.0, 4), "2");
+        assert_eq!(with_error(2.0, 1.0), "2.0 ± 1.0");
+        assert_eq!(with_error(2.0, 0.0), "2");
+        assert_eq!(with_error(f64::NAN, 0.1), "NaN");
+    }
+
+    #[test]
+    fn errors_set_the_precision() {
+        // Two digits for leading digits 100-354, one for 355-949, 1.0 from 950 up.
+        assert_eq!(with_error(0.123456, 0.00354), "0.1235 ± 0.0035");
+        assert_eq!(with_error(0.123456, 0.00355), "0.123 ± 0.004");
+        assert_eq!(with_error(0.123456, 0.00951), "0.123 ± 0.010");
+        assert_eq!(with_error(17.87, 0.52), "17.9 ± 0.5");
+        assert_eq!(with_error(-1.5, 0.25), "-1.50 ± 0.25");
+        // Small and large numbers in m·10ⁿ, the value to the error's place.
+        assert_eq!(with_error(1.234e-5, 3.1e-7), "1.234·10⁻⁵ ± 3.1·10⁻⁷");
+        assert_eq!(with_error(2.5e6, 1.2e3), "2.5000·10⁶ ± 1.2·10³");
+        // A value smaller than its error keeps the error's place.
+        assert_eq!(with_error(0.0001, 0.0031), "0.0001 ± 0.0031");
+        assert_eq!(with_error(0.0, 2e-5), "0 ± 2.0·10⁻⁵");
     }
 }

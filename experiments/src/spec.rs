@@ -31,13 +31,15 @@
 use clap::{Args, CommandFactory, Subcommand};
 use poisson_nd::{
     BestCandidate, Bridson, DartThrowing, DartThrowingBuilder, Domain, DynSampler, Error,
-    GridResolution, Halton, JitteredGrid, PointSet, Sampler, WhiteNoise,
+    GridResolution, Halton, JitteredGrid, Maximal, PointSet, SampleElimination, Sampler,
+    WhiteNoise,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 /// A sampler and its parameters. A parameter left out (`None`) takes the library's default.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Subcommand)]
+// Not `Eq`: sample elimination's ratio is a float.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Subcommand)]
 #[serde(tag = "name", rename_all = "kebab-case")]
 pub enum SamplerSpec {
     /// Bridson's algorithm: Poisson-disk, fills the box at --radius.
@@ -46,8 +48,14 @@ pub enum SamplerSpec {
     DartThrowing(DartThrowingParams),
     /// Dart throwing with a background grid: the same points as dart-throwing, in O(N).
     DartThrowingGrid(DartThrowingParams),
+    /// Maximal Poisson-disk sampling: dart throwing run to saturation (Ebeida et al.), fills
+    /// the box at --radius until not one more point fits.
+    Maximal(NoParams),
     /// Mitchell's best candidate: the farthest of m candidates per point (count-driven).
     BestCandidate(BestCandidateParams),
+    /// Weighted sample elimination (Yuksel 2015): exactly N well-spread points out of
+    /// ratio·N uniform candidates (count-driven).
+    SampleElimination(SampleEliminationParams),
     /// The Halton sequence, deterministic (count-driven).
     Halton(HaltonParams),
     /// The Halton sequence scrambled by random digit permutations (count-driven).
@@ -108,6 +116,21 @@ pub struct BestCandidateParams {
     pub growing_candidates: Option<bool>,
 }
 
+/// Sample elimination's parameters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct SampleEliminationParams {
+    /// Candidates per output point, M / N (default 5; finite and at least 1).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<f64>,
+    /// Order the output so that every prefix of N/2^k points is well spread (default false).
+    // A bare `--progressive` means true, as a flag reads.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progressive: Option<bool>,
+}
+
 /// The Halton sequence's parameters (plain and randomized).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
 #[serde(deny_unknown_fields)]
@@ -150,7 +173,7 @@ pub enum BuildError {
 }
 
 /// Another sampler that gives the same points from the same seed, and what differs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Twin {
     /// The other sampler, with the same parameters.
     pub spec: SamplerSpec,
@@ -166,7 +189,9 @@ impl SamplerSpec {
             SamplerSpec::Bridson(_) => "bridson",
             SamplerSpec::DartThrowing(_) => "dart-throwing",
             SamplerSpec::DartThrowingGrid(_) => "dart-throwing-grid",
+            SamplerSpec::Maximal(_) => "maximal",
             SamplerSpec::BestCandidate(_) => "best-candidate",
+            SamplerSpec::SampleElimination(_) => "sample-elimination",
             SamplerSpec::Halton(_) => "halton",
             SamplerSpec::HaltonRandomized(_) => "halton-randomized",
             SamplerSpec::JitteredGrid(_) => "jittered-grid",
@@ -179,8 +204,9 @@ impl SamplerSpec {
     pub fn is_radius_driven(&self) -> bool {
         match self {
             SamplerSpec::Bridson(_) | SamplerSpec::DartThrowing(_) => true,
-            SamplerSpec::DartThrowingGrid(_) => true,
-            SamplerSpec::BestCandidate(_) | SamplerSpec::Halton(_) => false,
+            SamplerSpec::DartThrowingGrid(_) | SamplerSpec::Maximal(_) => true,
+            SamplerSpec::BestCandidate(_) | SamplerSpec::SampleElimination(_) => false,
+            SamplerSpec::Halton(_) => false,
             SamplerSpec::HaltonRandomized(_) => false,
             SamplerSpec::JitteredGrid(_) | SamplerSpec::WhiteNoise(_) => false,
         }
@@ -233,6 +259,14 @@ impl SamplerSpec {
             SamplerSpec::BestCandidate(p) => {
                 at_least_one("candidates", p.candidates.map(u64::from))
             }
+            SamplerSpec::SampleElimination(p) => match p.ratio {
+                Some(ratio) if !(ratio.is_finite() && ratio >= 1.0) => Err(ParamError {
+                    key: "ratio",
+                    message: format!("must be finite and at least 1, got {ratio}"),
+                }),
+                _ => Ok(()),
+            },
+            SamplerSpec::Maximal(_) => Ok(()),
             SamplerSpec::Halton(_) | SamplerSpec::HaltonRandomized(_) => Ok(()),
             SamplerSpec::JitteredGrid(_) | SamplerSpec::WhiteNoise(_) => Ok(()),
         }
@@ -275,6 +309,21 @@ impl SamplerSpec {
                     .with_grid(GridResolution::default())
                     .build()?,
             ),
+            SamplerSpec::Maximal(_) => {
+                let mut b = Maximal::builder(domain, radius()?);
+                if let Some(limit) = max_points {
+                    b = b.with_max_points(limit);
+                }
+                Box::new(b.build()?)
+            }
+            SamplerSpec::SampleElimination(p) => {
+                let mut s =
+                    SampleElimination::new(domain).with_progressive(p.progressive.unwrap_or(false));
+                if let Some(ratio) = p.ratio {
+                    s = s.with_ratio(ratio)?;
+                }
+                limited(s, max_points, SampleElimination::with_max_points)?
+            }
             SamplerSpec::BestCandidate(p) => {
                 let mut s = BestCandidate::new(domain)
                     .with_growing_candidates(p.growing_candidates.unwrap_or(false));
@@ -449,7 +498,9 @@ mod tests {
             SamplerSpec::Bridson(BridsonParams::default()),
             SamplerSpec::DartThrowing(DartThrowingParams::default()),
             SamplerSpec::DartThrowingGrid(DartThrowingParams::default()),
+            SamplerSpec::Maximal(NoParams {}),
             SamplerSpec::BestCandidate(BestCandidateParams::default()),
+            SamplerSpec::SampleElimination(SampleEliminationParams::default()),
             SamplerSpec::Halton(HaltonParams::default()),
             SamplerSpec::HaltonRandomized(HaltonParams::default()),
             SamplerSpec::JitteredGrid(NoParams {}),
@@ -479,6 +530,8 @@ mod tests {
             ("bridson", &["k", "grid"]),
             ("dart-throwing", &["max_misses"]),
             ("best-candidate", &["candidates", "growing_candidates"]),
+            ("maximal", &[]),
+            ("sample-elimination", &["ratio", "progressive"]),
             ("halton-randomized", &["skip"]),
             ("white-noise", &[]),
         ];
@@ -488,7 +541,8 @@ mod tests {
         for entry in catalogue() {
             for key in &entry.parameters {
                 let value = match key.as_str() {
-                    "growing_candidates" => "true",
+                    "growing_candidates" | "progressive" => "true",
+                    "ratio" => "2.5",
                     "grid" => "\"fine\"",
                     _ => "3",
                 };
@@ -504,6 +558,30 @@ mod tests {
         let domain = crate::domains::unit::<2>(false);
         let zero = SamplerSpec::DartThrowing(DartThrowingParams { max_misses: Some(0) });
         assert_eq!(zero.check().unwrap_err().to_string(), "max_misses must be at least 1, got 0");
+        for ratio in [0.5, f64::NAN, f64::INFINITY] {
+            let spec = SamplerSpec::SampleElimination(SampleEliminationParams {
+                ratio: Some(ratio),
+                progressive: None,
+            });
+            let message = spec.check().unwrap_err().to_string();
+            assert!(message.starts_with("ratio must be finite and at least 1, got"), "{message}");
+        }
+        let maximal = SamplerSpec::Maximal(NoParams {});
+        assert_eq!(
+            maximal.build(domain, None, None).unwrap_err(),
+            BuildError::MissingRadius("maximal")
+        );
+        // The raised point limit is in place when the radius is checked.
+        assert!(maximal.build(domain, Some(1e-4), None).is_err());
+        assert!(maximal.build(domain, Some(1e-4), Some(200_000_000)).is_ok());
+        let filled = maximal.build(domain, Some(0.1), None).unwrap().run(None, 1);
+        assert_eq!(filled.stop, poisson_nd::StopReason::Exhausted);
+        let elimination = SamplerSpec::SampleElimination(SampleEliminationParams {
+            ratio: Some(3.0),
+            progressive: Some(true),
+        });
+        let set = elimination.build(domain, None, None).unwrap().run(Some(40), 1);
+        assert_eq!((set.len(), set.attempts), (40, 120));
         let bridson = SamplerSpec::Bridson(BridsonParams::default());
         assert_eq!(
             bridson.build(domain, None, None).unwrap_err(),

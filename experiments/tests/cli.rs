@@ -152,6 +152,29 @@ fn flags_that_do_not_apply_are_refused_by_name() {
             &["dart-throwing", "--radius", "0.1", "--candidates", "3"],
             "error: --candidates does not apply to 'dart-throwing' (its own flags: --max-misses)",
         ),
+        (
+            &["maximal", "--radius", "0.1", "--k", "5"],
+            "error: --k does not apply to 'maximal' (its own flags: none)",
+        ),
+        (
+            &["sample-elimination", "--n", "50", "--k", "5"],
+            "error: --k does not apply to 'sample-elimination' (its own flags: --ratio, \
+             --progressive)",
+        ),
+        (
+            &["bridson", "--radius", "0.1", "--ratio", "3"],
+            "error: --ratio does not apply to 'bridson' (its own flags: --k, --grid)",
+        ),
+        (
+            &["sample-elimination", "--n", "50", "--radius", "0.1"],
+            "error: --radius does not apply to 'sample-elimination', a count-driven sampler",
+        ),
+        (
+            &["sample-elimination", "--n", "50", "--ratio", "0.5"],
+            "error: --ratio must be finite and at least 1, got 0.5",
+        ),
+        (&["maximal"], "error: 'maximal' needs --radius"),
+        (&["maximal", "--radius", "1e-9"], "error: --radius 0.000000001 in this box"),
         (&["white-noise"], "error: 'white-noise' needs --n"),
         (&["bridson", "--out", "points.npy", "--radius", "0.1"], "error: cannot tell the format"),
     ];
@@ -188,4 +211,59 @@ fn flags_that_do_not_apply_are_refused_by_name() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("points=20 ") && stderr.contains("stop=point-limit"), "{stderr}");
     assert_eq!(parse_csv(&String::from_utf8_lossy(&out.stdout), 3).len(), 20);
+}
+
+#[test]
+fn maximal_and_sample_elimination_from_the_command_line() {
+    // Maximal fills the box until no point fits: every location within r of a point.
+    let out = experiments(&[
+        "sample",
+        "maximal",
+        "--radius",
+        "0.05",
+        "--periodic",
+        "--seed",
+        "3",
+        "--out",
+        "-",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.starts_with("maximal D=2 points=") && stderr.contains("stop=exhausted"));
+    let points = parse_csv(&String::from_utf8_lossy(&out.stdout), 2);
+    let torus = |a: f64, b: f64| {
+        let d = (a - b).abs();
+        d.min(1.0 - d)
+    };
+    let dist2 = |p: &[f64], q: &[f64]| torus(p[0], q[0]).powi(2) + torus(p[1], q[1]).powi(2);
+    for (i, p) in points.iter().enumerate() {
+        assert!(points[i + 1..].iter().all(|q| dist2(p, q) >= 0.05 * 0.05), "{p:?}");
+    }
+    for i in 0..40 {
+        for j in 0..40 {
+            let probe = [(i as f64 + 0.5) / 40.0, (j as f64 + 0.5) / 40.0];
+            assert!(points.iter().any(|p| dist2(p, &probe) < 0.05 * 0.05), "{probe:?} uncovered");
+        }
+    }
+    // Sample elimination gives exactly --n points; --ratio sets the candidates and a bare
+    // --progressive orders them.
+    let out = experiments(&[
+        "sample",
+        "sample-elimination",
+        "--n",
+        "200",
+        "--ratio",
+        "3",
+        "--progressive",
+        "--dim",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        "-",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("points=200 ") && stderr.contains("attempts=600"), "{stderr}");
+    assert_eq!(parse_csv(&String::from_utf8_lossy(&out.stdout), 3).len(), 200);
 }

@@ -13,20 +13,25 @@
 //! [`SamplerSpec::seed_note`] (deterministic: it never reads the generator) skips "different
 //! seeds → different output" and is checked for the opposite, that every seed gives the same
 //! output; one with a [`SamplerSpec::count_note`] skips "exactly n points" and is checked for
-//! at most n.
+//! at most n. A suite declared `up_to_6d` runs D = 1..=6 and lists 7D and 8D as ignored tests
+//! with its reason (`cargo test -- --ignored` runs them).
 
 mod common;
 
 use common::{awkward_box, close_pair, radius_for_about};
 use experiments::spec::{
-    BestCandidateParams, BridsonParams, DartThrowingParams, HaltonParams, NoParams, SamplerSpec,
+    BestCandidateParams, BridsonParams, DartThrowingParams, HaltonParams, NoParams,
+    SampleEliminationParams, SamplerSpec,
 };
 use poisson_nd::rng::rng_from_seed;
 use poisson_nd::{Domain, StopReason};
 
 /// Runs every check for one sampler in one domain.
 fn check<const D: usize>(spec: &SamplerSpec, domain: Domain<D>, n: Option<usize>) {
-    let radius = spec.is_radius_driven().then(|| radius_for_about(&domain, 400.0));
+    // A maximal set needs hundreds of cells per point from 5D on (160 in 6D): fewer points
+    // keep those dimensions within a second.
+    let about = if matches!(spec, SamplerSpec::Maximal(_)) && D >= 5 { 30.0 } else { 400.0 };
+    let radius = spec.is_radius_driven().then(|| radius_for_about(&domain, about));
     let sampler = spec.build(domain, radius, None).expect("valid sampler");
     let label = format!("{} D={D} periodic={}", spec.name(), domain.is_periodic());
 
@@ -78,6 +83,13 @@ fn check<const D: usize>(spec: &SamplerSpec, domain: Domain<D>, n: Option<usize>
 
 macro_rules! conformance {
     ($module:ident, $spec:expr, n = $n:expr) => {
+        conformance!($module, $spec, n = $n, d7_d8 = []);
+    };
+    // 7D and 8D skipped explicitly: ignored tests carrying the reason.
+    ($module:ident, $spec:expr, n = $n:expr, up_to_6d = $reason:literal) => {
+        conformance!($module, $spec, n = $n, d7_d8 = [ignore = $reason]);
+    };
+    ($module:ident, $spec:expr, n = $n:expr, d7_d8 = [$($skip:meta)?]) => {
         mod $module {
             use super::*;
 
@@ -114,10 +126,12 @@ macro_rules! conformance {
                 run::<6>();
             }
             #[test]
+            $(#[$skip])?
             fn d7() {
                 run::<7>();
             }
             #[test]
+            $(#[$skip])?
             fn d8() {
                 run::<8>();
             }
@@ -152,6 +166,26 @@ conformance!(
         growing_candidates: Some(true)
     }),
     n = Some(150)
+);
+conformance!(
+    maximal_suite,
+    SamplerSpec::Maximal(NoParams {}),
+    n = None,
+    up_to_6d = "a maximal set in 7D and 8D needs thousands of cells per point: tens of seconds \
+                even at a few dozen points"
+);
+conformance!(
+    sample_elimination_suite,
+    SamplerSpec::SampleElimination(SampleEliminationParams::default()),
+    n = Some(300)
+);
+conformance!(
+    sample_elimination_progressive_suite,
+    SamplerSpec::SampleElimination(SampleEliminationParams {
+        ratio: Some(3.0),
+        progressive: Some(true)
+    }),
+    n = Some(300)
 );
 // Deterministic: skips "different seeds differ" (see SamplerSpec::seed_note).
 conformance!(halton_suite, SamplerSpec::Halton(HaltonParams::default()), n = Some(300));

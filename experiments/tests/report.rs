@@ -110,7 +110,11 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     }
 
     let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name()).collect();
-    assert_eq!(samplers.len(), 8, "the quick run compares every sampler");
+    assert_eq!(
+        samplers.len(),
+        experiments::spec::names().len(),
+        "the quick run compares every sampler"
+    );
     let figures = check_figures(dir.path());
     let names: BTreeSet<&str> = figures.iter().map(|(n, _)| n.as_str()).collect();
     let mut expected: Vec<String> = Vec::new();
@@ -324,7 +328,7 @@ fn the_binary_reports_bad_configs_by_key() {
 }
 
 /// The metrics of results.csv: the runner's attempts and every scalar of the standard analyzer.
-const METRICS: [&str; 14] = [
+const METRICS: [&str; 15] = [
     "attempts",
     "min_distance",
     "relative_radius",
@@ -339,6 +343,7 @@ const METRICS: [&str; 14] = [
     "effective_nyquist_over_spacing",
     "spectral_peak_frequency",
     "spectral_peak_power",
+    "low_frequency_power",
 ];
 
 fn quick_text() -> String {
@@ -389,16 +394,15 @@ fn bad_values_are_named() {
         ),
         (
             quick_text().replace("name = \"white-noise\"", "name = \"nope\""),
-            "samplers[7].name 'nope' is not a sampler",
+            "samplers[9].name 'nope' is not a sampler",
         ),
         (
             quick_text().replace("k = 30", "candidates = 4"),
             "samplers[0].candidates is not a parameter of 'bridson'",
         ),
         (
-            quick_text()
-                .replace("\"best-candidate\", \"white-noise\"]", "\"best-candidate\", \"nope\"]"),
-            "scaling.samplers[4] 'nope' is not in samplers",
+            quick_text().replace("    \"white-noise\",\n]", "    \"nope\",\n]"),
+            "scaling.samplers[6] 'nope' is not in samplers",
         ),
         (
             quick_text().replace("n = [100, 300, 1000]", "n = [100, 0]"),
@@ -414,12 +418,20 @@ fn bad_values_are_named() {
         ),
         (
             quick_text().replace("candidates = 10", "candidates = 10\nskip = 3"),
-            "samplers[3].skip is not a parameter of 'best-candidate' (it takes: candidates, \
+            "samplers[4].skip is not a parameter of 'best-candidate' (it takes: candidates, \
              growing_candidates)",
         ),
         (
             quick_text().replace("name = \"jittered-grid\"", "name = \"jittered-grid\"\nk = 3"),
-            "samplers[6].k is not a parameter of 'jittered-grid' (it takes: none)",
+            "samplers[8].k is not a parameter of 'jittered-grid' (it takes: none)",
+        ),
+        (
+            quick_text().replace("ratio = 5.0", "ratio = 0.5"),
+            "samplers[5].ratio must be finite and at least 1, got 0.5",
+        ),
+        (
+            quick_text().replace("name = \"maximal\"", "name = \"maximal\"\nk = 3"),
+            "samplers[3].k is not a parameter of 'maximal' (it takes: none)",
         ),
         (
             quick_text().replace("max_misses = 1000\n", "max_misses = 0\n"),
@@ -427,12 +439,12 @@ fn bad_values_are_named() {
         ),
         (
             quick_text().replace("name = \"halton\"\n", "name = \"halton\"\nrandomize = true\n"),
-            "samplers[4].randomize is no longer a key: the scrambled sequence is its own sampler, \
+            "samplers[6].randomize is no longer a key: the scrambled sequence is its own sampler, \
              name = \"halton-randomized\"",
         ),
         (
             quick_text().replace("name = \"halton\"\n", "name = \"halton-randomized\"\n"),
-            "samplers[5].name 'halton-randomized' is listed twice (first as samplers[4])",
+            "samplers[7].name 'halton-randomized' is listed twice (first as samplers[6])",
         ),
         (
             quick_text().replace("histogram_range = 2.0", "histogram_range = -2.0"),

@@ -36,7 +36,7 @@ enum Cmd {
 #[derive(Args, Debug, Clone)]
 struct RunArgs {
     /// One of: poisson-nd, poisson-nd-fine, poisson-nd-coarse, poisson-nd-radius, fast_poisson,
-    /// poisson-diskus, poisson.
+    /// poisson-diskus, poisson, poisson-nd-maximal, poisson-maximal.
     #[arg(long)]
     sampler: String,
     /// Dimension (2 to 6; `poisson` only up to 6 through nalgebra 0.17's vectors).
@@ -60,7 +60,9 @@ struct RunArgs {
 #[derive(Args, Debug)]
 struct CompareArgs {
     /// A preset problem of docs/performance.md: 2d (r = 0.00079, ~1M points), 3d (r = 0.0084, ~1M),
-    /// 4d (r = 0.042, ~200k), 6d (r = 0.142, ~100k). `--dim`/`--radius` override it.
+    /// 4d (r = 0.042, ~200k), 6d (r = 0.142, ~100k), 2d-maximal (r = 0.00079: maximal
+    /// sampling against the poisson crate's and against Bridson). `--dim`/`--radius` override
+    /// it.
     #[arg(long)]
     preset: Option<String>,
     /// Dimension.
@@ -223,15 +225,27 @@ struct Preset {
     dim: usize,
     radius: f64,
     samplers: &'static [&'static str],
-    targets: &'static [Target],
+    targets: Vec<Target>,
 }
 
 /// "poisson-nd at least `ratio` times the points/s of `peer`", optionally "with ρ_rel no lower
-/// than the peer's" (so that speed is not bought with sparser sets).
+/// than the peer's" (so that speed is not bought with sparser sets). With `variant`, only that
+/// poisson-nd variant is checked; with `time_at_most`, the target is on time instead: the
+/// variant's seconds at most `ratio` times the peer's (for samplers that make different
+/// numbers of points, such as maximal sampling against Bridson).
 struct Target {
     peer: &'static str,
     ratio: f64,
     rho_no_lower: bool,
+    variant: Option<&'static str>,
+    time_at_most: bool,
+}
+
+impl Target {
+    /// At least `ratio` times the peer's points/s, for every poisson-nd variant.
+    const fn speed(peer: &'static str, ratio: f64, rho_no_lower: bool) -> Self {
+        Target { peer, ratio, rho_no_lower, variant: None, time_at_most: false }
+    }
 }
 
 const ALL_PEERS: &[&str] =
@@ -243,22 +257,22 @@ fn preset(name: &str) -> Result<Preset, String> {
             dim: 2,
             radius: 0.00079,
             samplers: ALL_PEERS,
-            targets: &[
-                Target { peer: "poisson-diskus", ratio: 10.0, rho_no_lower: true },
-                Target { peer: "fast_poisson", ratio: 50.0, rho_no_lower: true },
+            targets: vec![
+                Target::speed("poisson-diskus", 10.0, true),
+                Target::speed("fast_poisson", 50.0, true),
             ],
         }),
         "3d" => Ok(Preset {
             dim: 3,
             radius: 0.0084,
             samplers: ALL_PEERS,
-            targets: &[Target { peer: "poisson-diskus", ratio: 30.0, rho_no_lower: false }],
+            targets: vec![Target::speed("poisson-diskus", 30.0, false)],
         }),
         "4d" => Ok(Preset {
             dim: 4,
             radius: 0.042,
             samplers: ALL_PEERS,
-            targets: &[Target { peer: "fast_poisson", ratio: 5.0, rho_no_lower: false }],
+            targets: vec![Target::speed("fast_poisson", 5.0, false)],
         }),
         // Fine against coarse cells, and the peers whose memory follows the volume.
         "6d" => Ok(Preset {
@@ -271,9 +285,27 @@ fn preset(name: &str) -> Result<Preset, String> {
                 "poisson-diskus",
                 "poisson",
             ],
-            targets: &[],
+            targets: Vec::new(),
         }),
-        other => Err(format!("unknown preset '{other}' (known: 2d, 3d, 4d, 6d)")),
+        // Maximal sampling: poisson-nd's against the poisson crate's Ebeida mode, and its time
+        // against Bridson's at the same radius.
+        "2d-maximal" => Ok(Preset {
+            dim: 2,
+            radius: 0.00079,
+            samplers: &["poisson-nd-maximal", "poisson-nd", "poisson-maximal"],
+            targets: vec![
+                Target {
+                    variant: Some("poisson-nd-maximal"),
+                    ..Target::speed("poisson-maximal", 10.0, false)
+                },
+                Target {
+                    variant: Some("poisson-nd-maximal"),
+                    time_at_most: true,
+                    ..Target::speed("poisson-nd", 3.0, false)
+                },
+            ],
+        }),
+        other => Err(format!("unknown preset '{other}' (known: 2d, 3d, 4d, 6d, 2d-maximal)")),
     }
 }
 
@@ -334,7 +366,7 @@ fn compare(args: &CompareArgs) -> Result<(), String> {
     }
     print_table(dim, radius, args, &samplers, &results);
     if let Some(preset) = &preset {
-        print_targets(preset.targets, &samplers, &results);
+        print_targets(&preset.targets, &samplers, &results);
     }
     Ok(())
 }
@@ -362,20 +394,37 @@ fn print_targets(targets: &[Target], samplers: &[String], results: &[Vec<RunResu
             println!("- {} not in this comparison: target not checked", target.peer);
             continue;
         };
-        for (v, variant) in samplers.iter().enumerate().filter(|(_, s)| s.starts_with("poisson-nd"))
-        {
-            let Some(ratio) = median_ratio(&results[v], &results[p]) else {
+        let variants = samplers.iter().enumerate().filter(|(_, s)| {
+            s.starts_with("poisson-nd")
+                && *s != target.peer
+                && target.variant.is_none_or(|v| v == *s)
+        });
+        for (v, variant) in variants {
+            // Points/s of the variant over the peer's, or for a time target the variant's
+            // seconds over the peer's.
+            let rounds = if target.time_at_most {
+                round_field_ratios(&results[v], &results[p], "seconds")
+            } else {
+                round_ratios(&results[v], &results[p])
+            };
+            let Some(ratio) = median(rounds.clone()) else {
                 println!("- {variant} vs {}: no complete round", target.peer);
                 continue;
             };
-            let speed_met = ratio >= target.ratio;
+            let clears =
+                |r: f64| if target.time_at_most { r <= target.ratio } else { r >= target.ratio };
+            let speed_met = clears(ratio);
             // Every round's ratio too: on a noisy machine a median near the target says
             // less than how many rounds cleared it.
-            let rounds = round_ratios(&results[v], &results[p]);
-            let cleared = rounds.iter().filter(|&&r| r >= target.ratio).count();
-            let listed: Vec<String> = rounds.iter().map(|r| format!("{r:.1}")).collect();
+            let cleared = rounds.iter().filter(|&&r| clears(r)).count();
+            let listed: Vec<String> = rounds.iter().map(|r| format!("{r:.2}")).collect();
+            let (what, bound, side) = if target.time_at_most {
+                ("time", "≤", "at or below")
+            } else {
+                ("points/s", "≥", "at or above")
+            };
             let mut line = format!(
-                "- {variant} ÷ {}: {ratio:.2}× (target ≥ {}×; rounds {}, {cleared} of {} at or above)",
+                "- {variant} ÷ {} ({what}): {ratio:.2}× (target {bound} {}×; rounds {}, {cleared} of {} {side})",
                 target.peer,
                 target.ratio,
                 listed.join(", "),
@@ -445,10 +494,12 @@ fn median(mut values: Vec<f64>) -> Option<f64> {
 
 /// Per round, `a`'s points/s ÷ `b`'s points/s, for the rounds where both ran.
 fn round_ratios(a: &[RunResult], b: &[RunResult]) -> Vec<f64> {
-    a.iter()
-        .zip(b)
-        .filter_map(|(a, b)| Some(field(a, "points_per_s")? / field(b, "points_per_s")?))
-        .collect()
+    round_field_ratios(a, b, "points_per_s")
+}
+
+/// Per round, `a`'s `key` ÷ `b`'s `key`, for the rounds where both ran.
+fn round_field_ratios(a: &[RunResult], b: &[RunResult], key: &str) -> Vec<f64> {
+    a.iter().zip(b).filter_map(|(a, b)| Some(field(a, key)? / field(b, key)?)).collect()
 }
 
 /// The median of [`round_ratios`].

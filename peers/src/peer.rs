@@ -11,9 +11,12 @@
 //! - `poisson` 0.10.1: `Builder::with_radius(radius, Type::Normal)` — `radius` is the radius
 //!   of the disks, so points are at least **2·radius** apart: it gets `r / 2`. Its box is
 //!   always the unit cube `[0, 1)^D`; `k` is fixed at 30; `rand` 0.6 generator (Xoshiro256**; no ++ for rand 0.6);
-//!   points are nalgebra 0.17 vectors, so D ≤ 6.
+//!   points are nalgebra 0.17 vectors, so D ≤ 6. Its maximal mode (`poisson-maximal`) is the
+//!   same builder with `algorithm::Ebeida` (Ebeida et al. 2012) instead of `Bridson`.
+//! - `poisson-nd-maximal`: poisson-nd's `Maximal` (maximal Poisson-disk sampling) at the
+//!   same minimum distance.
 
-use poisson_nd::{Bridson, CandidateDistance, Domain, FillSampler, GridResolution};
+use poisson_nd::{Bridson, CandidateDistance, Domain, FillSampler, GridResolution, Maximal};
 
 /// A sampler under comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +32,10 @@ pub enum Peer {
     PoissonDiskus,
     /// The `poisson` crate, Bridson variant (dense grid, 5^D neighbourhood).
     Poisson,
+    /// poisson-nd's maximal Poisson-disk sampler (`Maximal`).
+    PoissonNdMaximal,
+    /// The `poisson` crate's maximal mode (`algorithm::Ebeida`).
+    PoissonMaximal,
 }
 
 /// The points of one run, kept in the sampler's own representation until [`Self::into_points`]:
@@ -59,9 +66,12 @@ impl Peer {
             "fast_poisson" => Ok(Peer::FastPoisson),
             "poisson-diskus" => Ok(Peer::PoissonDiskus),
             "poisson" => Ok(Peer::Poisson),
+            "poisson-nd-maximal" => Ok(Peer::PoissonNdMaximal),
+            "poisson-maximal" => Ok(Peer::PoissonMaximal),
             other => Err(format!(
                 "unknown sampler '{other}' (known: poisson-nd, poisson-nd-fine, \
-                 poisson-nd-coarse, poisson-nd-radius, fast_poisson, poisson-diskus, poisson)"
+                 poisson-nd-coarse, poisson-nd-radius, fast_poisson, poisson-diskus, poisson, \
+                 poisson-nd-maximal, poisson-maximal)"
             )),
         }
     }
@@ -76,6 +86,8 @@ impl Peer {
             Peer::FastPoisson => "fast_poisson",
             Peer::PoissonDiskus => "poisson-diskus",
             Peer::Poisson => "poisson",
+            Peer::PoissonNdMaximal => "poisson-nd-maximal",
+            Peer::PoissonMaximal => "poisson-maximal",
         }
     }
 
@@ -84,6 +96,8 @@ impl Peer {
         match self {
             // Hard-coded in its Bridson loop.
             Peer::Poisson => 30,
+            // Maximal sampling has no k: it runs until no room is left.
+            Peer::PoissonNdMaximal | Peer::PoissonMaximal => 0,
             _ => k,
         }
     }
@@ -95,8 +109,10 @@ impl Peer {
         let (cells_per_axis, bytes_per_cell) = match self {
             // ⌈L / (r/√D)⌉ cells per axis, one `Option<usize>` each.
             Peer::PoissonDiskus => ((d.sqrt() / r).ceil(), 16.0),
-            // ⌊1 / (2·radius/√D)⌋ = ⌊√D / r⌋ cells per axis, one empty `Vec` each.
+            // ⌊1 / (2·radius/√D)⌋ = ⌊√D / r⌋ cells per axis, one empty `Vec` each (the
+            // maximal mode also keeps a D-vector per cell in its index list).
             Peer::Poisson => ((d.sqrt() / r).floor(), 24.0),
+            Peer::PoissonMaximal => ((d.sqrt() / r).floor(), 24.0 + 8.0 * d),
             _ => return None,
         };
         Some((cells_per_axis.powf(d) * bytes_per_cell).min(u64::MAX as f64) as u64)
@@ -122,6 +138,10 @@ impl Peer {
                     .map_err(|e| e.to_string())?;
                 Ok(Output::arrays(bridson.fill_seeded(seed).points))
             }
+            Peer::PoissonNdMaximal => {
+                let maximal = Maximal::new(Domain::<D>::unit(), r).map_err(|e| e.to_string())?;
+                Ok(Output::arrays(maximal.fill_seeded(seed).points))
+            }
             Peer::FastPoisson => {
                 let points = fast_poisson::Poisson::<D>::new()
                     .with_dimensions([1.0; D], r)
@@ -137,32 +157,44 @@ impl Peer {
                     .map_err(|e| format!("poisson-diskus: {e:?}"))?;
                 Ok(Output::arrays(points))
             }
-            Peer::Poisson => {
-                use nalgebra017 as na;
-                match D {
-                    2 => Ok(poisson_crate::<na::Vector2<f64>, D>(r, seed)),
-                    3 => Ok(poisson_crate::<na::Vector3<f64>, D>(r, seed)),
-                    4 => Ok(poisson_crate::<na::Vector4<f64>, D>(r, seed)),
-                    5 => Ok(poisson_crate::<na::Vector5<f64>, D>(r, seed)),
-                    6 => Ok(poisson_crate::<na::Vector6<f64>, D>(r, seed)),
-                    _ => Err(format!("poisson: nalgebra 0.17 has no {D}-vector")),
-                }
-            }
+            Peer::Poisson => poisson_in::<_, D>(r, seed, poisson::algorithm::Bridson),
+            Peer::PoissonMaximal => poisson_in::<_, D>(r, seed, poisson::algorithm::Ebeida),
         }
     }
 }
 
-/// The `poisson` crate's Bridson in the unit cube with points at least `r` apart (disk radius
-/// `r / 2`), seeded Xoshiro256** (rand_xoshiro 0.1, the last for `rand` 0.6).
-fn poisson_crate<V, const D: usize>(r: f64, seed: u64) -> Output<D>
+/// The `poisson` crate with `algorithm` in `D` dimensions (nalgebra 0.17 vectors, D ≤ 6).
+fn poisson_in<A, const D: usize>(r: f64, seed: u64, algorithm: A) -> Result<Output<D>, String>
+where
+    A: poisson::algorithm::Creator<f64, nalgebra017::Vector2<f64>>
+        + poisson::algorithm::Creator<f64, nalgebra017::Vector3<f64>>
+        + poisson::algorithm::Creator<f64, nalgebra017::Vector4<f64>>
+        + poisson::algorithm::Creator<f64, nalgebra017::Vector5<f64>>
+        + poisson::algorithm::Creator<f64, nalgebra017::Vector6<f64>>,
+{
+    use nalgebra017 as na;
+    match D {
+        2 => Ok(poisson_crate::<na::Vector2<f64>, A, D>(r, seed, algorithm)),
+        3 => Ok(poisson_crate::<na::Vector3<f64>, A, D>(r, seed, algorithm)),
+        4 => Ok(poisson_crate::<na::Vector4<f64>, A, D>(r, seed, algorithm)),
+        5 => Ok(poisson_crate::<na::Vector5<f64>, A, D>(r, seed, algorithm)),
+        6 => Ok(poisson_crate::<na::Vector6<f64>, A, D>(r, seed, algorithm)),
+        _ => Err(format!("poisson: nalgebra 0.17 has no {D}-vector")),
+    }
+}
+
+/// The `poisson` crate's `algorithm` in the unit cube with points at least `r` apart (disk
+/// radius `r / 2`), seeded Xoshiro256** (rand_xoshiro 0.1, the last for `rand` 0.6).
+fn poisson_crate<V, A, const D: usize>(r: f64, seed: u64, algorithm: A) -> Output<D>
 where
     V: poisson::Vector<f64> + std::ops::Index<usize, Output = f64> + 'static,
+    A: poisson::algorithm::Creator<f64, V>,
     rand06::distributions::Standard: rand06::distributions::Distribution<V>,
 {
     use rand06::SeedableRng;
     let rng = rand_xoshiro01::Xoshiro256StarStar::seed_from_u64(seed);
     let points: Vec<V> = poisson::Builder::<f64, V>::with_radius(r / 2.0, poisson::Type::Normal)
-        .build(rng, poisson::algorithm::Bridson)
+        .build(rng, algorithm)
         .into_iter()
         .collect();
     Output {

@@ -1,16 +1,16 @@
 //! Maximal Poisson-disk sampling: random sequential adsorption run to saturation, with the
 //! active-cell bookkeeping of Ebeida et al. that tells when no room is left.
 //!
-//! The grids live in this file for now. After the shared grid's refactor, the conflict test
-//! (`Run::conflict`) should move onto the shared grid's conflict hook.
+//! The grids live in this file rather than on the shared grid (`crate::grid`); docs/design.md
+//! ("Maximal keeps its own grids") says why.
 
 use crate::defaults::MAX_POINTS;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::packing::{check_max_points, check_radius, max_points_estimate};
+use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
 use crate::rng::{uniform_index, uniform01};
-use crate::sampler::{PointSet, Sampler, StopReason};
+use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
 
 /// Darts per active cell in one phase of dart throwing, before the phase's success is judged.
@@ -64,17 +64,23 @@ const NONE: u32 = u32::MAX;
 /// is in docs/algorithms.md ("Maximal Poisson-disk sampling").
 ///
 /// `sample(n, rng)` stops at `n` points ([`StopReason::TargetReached`]) or when the set is
-/// maximal ([`StopReason::Exhausted`]); `usize::MAX` fills the domain. The point limit
-/// (see [`with_max_points`](Self::with_max_points)) stops it with [`StopReason::PointLimit`].
+/// maximal ([`StopReason::Exhausted`]); [`FillSampler::fill`] fills the domain. The point
+/// limit (see [`MaximalBuilder::with_max_points`]) stops it with [`StopReason::PointLimit`].
 /// [`PointSet::attempts`] counts the darts. Memory: the cells, about (√D)^D / V_D · 2^D / η
 /// per point (3 in 2D, 12 in 3D, 160 in 6D, a few thousand in 8D), 4 bytes each.
 ///
+/// Configured with [`Maximal::builder`] (or [`Maximal::new`] for the defaults), whose
+/// [`build`](MaximalBuilder::build) checks everything once, the point limit included.
+///
 /// ```
-/// use poisson_nd::{Domain, Maximal, Sampler, StopReason};
+/// use poisson_nd::{Domain, FillSampler, Maximal, StopReason};
 /// let maximal = Maximal::new(Domain::<2>::unit().periodic(), 0.05)?;
-/// let set = maximal.sample_seeded(usize::MAX, 7);
+/// let set = maximal.fill_seeded(7);
 /// assert_eq!(set.stop, StopReason::Exhausted); // saturated: no room for one more point
 /// assert!(set.len() > 250);
+/// // A radius whose densest packing passes the default limit needs a higher one.
+/// let fine = Maximal::builder(Domain::<2>::unit(), 1e-4).with_max_points(200_000_000).build()?;
+/// assert_eq!(fine.max_points(), 200_000_000);
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -83,6 +89,42 @@ pub struct Maximal<const D: usize> {
     radius: f64,
     max_points: usize,
     layout: Layout<D>,
+}
+
+/// The configuration of a [`Maximal`] sampler before it is checked: the setter is
+/// infallible and [`build`](Self::build) validates the whole once.
+#[derive(Debug, Clone)]
+pub struct MaximalBuilder<const D: usize> {
+    domain: Domain<D>,
+    radius: f64,
+    max_points: usize,
+}
+
+impl<const D: usize> MaximalBuilder<D> {
+    /// Sets the point limit (default [`MAX_POINTS`]). It must hold the densest packing of the
+    /// box at the radius, which [`build`](Self::build) checks.
+    #[must_use]
+    pub fn with_max_points(mut self, max_points: usize) -> Self {
+        self.max_points = max_points;
+        self
+    }
+
+    /// Checks the configuration and lays out the cells.
+    ///
+    /// Errors: a radius that is not finite and positive; a point limit of 0 or above
+    /// 2147483647; a radius so small for the box that its densest packing would pass the
+    /// point limit ([`Error::TooManyPoints`]); one that needs more than 2^32 − 1 cells (in
+    /// high dimensions, long before memory runs out).
+    pub fn build(self) -> Result<Maximal<D>, Error> {
+        check_radius(&self.domain, self.radius, self.max_points)?;
+        let layout = Layout::new(&self.domain, self.radius)?;
+        Ok(Maximal {
+            domain: self.domain,
+            radius: self.radius,
+            max_points: self.max_points,
+            layout,
+        })
+    }
 }
 
 /// The two grids of a run: level-0 cells (side below r/√D) for the active list, and buckets
@@ -145,32 +187,35 @@ impl<const D: usize> Layout<D> {
 }
 
 impl<const D: usize> Maximal<D> {
-    /// A maximal Poisson-disk sampler in `domain` with minimum distance `radius` and the point
-    /// limit [`MAX_POINTS`].
-    ///
-    /// Errors: a radius that is not finite and positive, a radius so small for the
-    /// box that the densest packing would pass the point limit, or one that needs more than
-    /// 2^32 − 1 cells (in high dimensions, long before memory runs out).
+    /// The configuration of a maximal Poisson-disk sampler in `domain` with minimum distance
+    /// `radius`, with every default; set what you need, then
+    /// [`build`](MaximalBuilder::build).
+    pub fn builder(domain: Domain<D>, radius: f64) -> MaximalBuilder<D> {
+        MaximalBuilder { domain, radius, max_points: MAX_POINTS }
+    }
+
+    /// A maximal Poisson-disk sampler with every default: `Maximal::builder(domain,
+    /// radius).build()`. Errors as [`MaximalBuilder::build`].
     ///
     /// ```
-    /// use poisson_nd::{Domain, Maximal, Sampler};
+    /// use poisson_nd::{Domain, FillSampler, Maximal};
     /// let domain = Domain::from_origin_and_extent([-1.0, 0.0, 0.0], [2.0, 1.0, 0.5])?;
-    /// let set = Maximal::new(domain, 0.2)?.sample_seeded(usize::MAX, 3);
+    /// let set = Maximal::new(domain, 0.2)?.fill_seeded(3);
     /// assert!(set.points.iter().all(|p| domain.contains(p)));
     /// # Ok::<(), poisson_nd::Error>(())
     /// ```
     pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
-        check_radius(&domain, radius, MAX_POINTS)?;
-        let layout = Layout::new(&domain, radius)?;
-        Ok(Maximal { domain, radius, max_points: MAX_POINTS, layout })
+        Self::builder(domain, radius).build()
     }
 
-    /// Sets the point limit. Errors when it is 0, above 2147483647, or when the densest
-    /// packing of the box at this radius would still pass it.
-    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        check_max_points(&self.domain, self.radius, max_points)?;
-        self.max_points = max_points;
-        Ok(self)
+    /// This sampler's configuration, to change and build again.
+    pub fn to_builder(&self) -> MaximalBuilder<D> {
+        MaximalBuilder { domain: self.domain, radius: self.radius, max_points: self.max_points }
+    }
+
+    /// The point limit.
+    pub fn max_points(&self) -> usize {
+        self.max_points
     }
 
     /// The minimum distance.
@@ -210,6 +255,16 @@ impl<const D: usize> Sampler<D> for Maximal<D> {
             StopReason::Exhausted
         };
         PointSet::new(run.points, self.domain, stop, run.attempts)
+    }
+
+    fn try_fill<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<PointSet<D>> {
+        Some(self.fill(rng))
+    }
+}
+
+impl<const D: usize> FillSampler<D> for Maximal<D> {
+    fn fill<R: Rng + ?Sized>(&self, rng: &mut R) -> PointSet<D> {
+        self.sample(usize::MAX, rng)
     }
 }
 

@@ -14,6 +14,6 @@ pub use bridson::{Bridson, BridsonBuilder, BridsonFill, CandidateDistance, FillS
 pub use dart_throwing::{DartThrowing, DartThrowingBuilder};
 pub use halton::Halton;
 pub use jittered_grid::JitteredGrid;
-pub use maximal::Maximal;
+pub use maximal::{Maximal, MaximalBuilder};
 pub use sample_elimination::SampleElimination;
 pub use white_noise::WhiteNoise;

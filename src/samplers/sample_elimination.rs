@@ -201,7 +201,7 @@ impl<const D: usize> SampleElimination<D> {
         let d_max = 2.0 * self.r_max(target);
         let ratio = target as f64 / set.len() as f64;
         let d_min = d_max * (1.0 - ratio.powf(GAMMA)) * BETA;
-        let grid = CellGrid::new(&self.domain, points, set, d_max);
+        let mut grid = CellGrid::new(&self.domain, points, set, d_max);
         let m = grid.sorted.len();
         let weight = |d2: f64| {
             let d = d2.sqrt().max(d_min);
@@ -213,22 +213,34 @@ impl<const D: usize> SampleElimination<D> {
             grid.for_each_neighbour(k, |_, d2| sum += weight(d2));
             weights[k] = sum;
         }
-        let mut heap = MaxHeap::new(weights);
-        let mut alive = vec![true; m];
-        let mut eliminated = Vec::with_capacity(m - target);
-        while eliminated.len() < m - target {
-            let Some(k) = heap.pop() else { break };
-            alive[k] = false;
-            eliminated.push(grid.original[k]);
-            grid.for_each_neighbour(k, |j, d2| {
-                if alive[j] {
-                    heap.decrease(j, weight(d2));
-                }
-            });
-        }
+        let (alive, eliminated) = run_queue(MaxHeap::build(weights), &mut grid, target, &weight);
         let survivors = (0..m).filter(|&k| alive[k]).map(|k| grid.original[k]).collect();
         (survivors, eliminated)
     }
+}
+
+/// Removes the heaviest candidate and lowers its neighbours' weights until `target` remain;
+/// returns which are alive (by sorted index) and the eliminated, as original indices in
+/// elimination order.
+fn run_queue<const D: usize>(
+    mut queue: MaxHeap,
+    grid: &mut CellGrid<'_, D>,
+    target: usize,
+    weight: &impl Fn(f64) -> f64,
+) -> (Vec<bool>, Vec<u32>) {
+    let m = grid.sorted.len();
+    let mut alive = vec![true; m];
+    let mut eliminated = Vec::with_capacity(m - target);
+    while eliminated.len() < m - target {
+        let Some(k) = queue.pop() else { break };
+        alive[k] = false;
+        eliminated.push(grid.original[k]);
+        grid.for_each_neighbour(k, |j, d2| queue.decrease(j, weight(d2)));
+        // An eliminated candidate is no one's neighbour any more: NaN fails every distance
+        // test, which spares the queries a look-up of who is alive.
+        grid.sorted[k] = [f64::NAN; D];
+    }
+    (alive, eliminated)
 }
 
 /// Candidates bucketed in cells of side at least `reach`, stored sorted by cell.
@@ -372,7 +384,7 @@ struct MaxHeap {
 }
 
 impl MaxHeap {
-    fn new(weights: Vec<f64>) -> Self {
+    fn build(weights: Vec<f64>) -> Self {
         let heap: Vec<(f64, u32)> =
             weights.into_iter().enumerate().map(|(i, w)| (w, i as u32)).collect();
         let position = (0..heap.len() as u32).collect();

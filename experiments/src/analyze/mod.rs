@@ -210,7 +210,7 @@ pub struct Analysis {
 
 /// The names of [`Analysis::metrics`], in order: the rows of the report's `results.csv`
 /// (after the runner's `attempts`) and the keys of `analyze --json`'s `metrics`.
-pub const METRIC_NAMES: [&str; 13] = [
+pub const METRIC_NAMES: [&str; 14] = [
     "min_distance",
     "relative_radius",
     "packing_fraction",
@@ -224,7 +224,23 @@ pub const METRIC_NAMES: [&str; 13] = [
     "effective_nyquist_over_spacing",
     "spectral_peak_frequency",
     "spectral_peak_power",
+    "low_frequency_power",
 ];
+
+/// The mean power over the lattice frequencies of the rings up to half the spacing frequency,
+/// `0 < |k| ≤ ½ N^(1/D)` (cycles per box side): the band below the blue-noise peak, which
+/// lies near `N^(1/D)`. White noise 1, step blue noise 0; `None` without such a ring.
+pub fn low_frequency_power(spectrum: &RadialSpectrum) -> Option<f64> {
+    let top = 0.5 * spectrum.mean_points.powf(1.0 / spectrum.dim as f64);
+    let (sum, count) = spectrum
+        .rings
+        .iter()
+        .filter(|ring| ring.radius as f64 <= top && ring.frequencies > 0)
+        .fold((0.0, 0usize), |(sum, count), ring| {
+            (sum + ring.mean_power * ring.frequencies as f64, count + ring.frequencies)
+        });
+    (count > 0).then(|| sum / count as f64)
+}
 
 impl Analysis {
     /// The scalar metrics under [`METRIC_NAMES`], NaN where a value does not exist or was
@@ -255,6 +271,7 @@ impl Analysis {
             spectrum.map(|s| s.effective_nyquist_over_spacing),
             peak.map(|p| p.radius as f64),
             peak.map(|p| p.power),
+            spectrum.and_then(low_frequency_power),
         ];
         METRIC_NAMES.into_iter().zip(values.map(|v| v.unwrap_or(f64::NAN))).collect()
     }

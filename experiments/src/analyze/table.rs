@@ -14,7 +14,7 @@ fn num(x: f64) -> String {
 }
 
 fn estimate(e: &Estimate) -> String {
-    with_error(e.value, e.std_error, DIGITS)
+    with_error(e.value, e.std_error)
 }
 
 /// The analysis as JSON, with the scalar metrics under the names the report's
@@ -185,7 +185,7 @@ fn coverage(a: &Analysis, w: &mut String) {
     let _ = writeln!(
         w,
         "\ncoverage within r       {}  ({} probes, seed {})",
-        with_error(c.fraction, c.std_error, DIGITS),
+        with_error(c.fraction, c.std_error),
         c.probes,
         c.seed
     );
@@ -217,6 +217,9 @@ fn spectrum(a: &Analysis, w: &mut String) {
             num(peak.radius as f64 / spacing),
             num(peak.power)
         );
+    }
+    if let Some(low) = super::low_frequency_power(sp) {
+        let _ = writeln!(w, "  low-frequency power (0 < |k| ≤ ½ N^(1/D)) {}", num(low));
     }
     let _ =
         writeln!(w, "  {:>8} {:>10} {:>12} {:>16}", "ring", "× N^(1/D)", "power", "anisotropy dB");

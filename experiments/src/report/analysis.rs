@@ -140,6 +140,7 @@ pub trait Analyzer {
 /// | `effective_nyquist_over_spacing` | `ν_eff / N^(1/D)` |
 /// | `spectral_peak_frequency` | radius of the ring of highest mean power, cycles per box side |
 /// | `spectral_peak_power` | that ring's mean power (white noise: 1) |
+/// | `low_frequency_power` | mean power over the frequencies `0 < ‖k‖ ≤ ½ N^(1/D)` (white noise: 1) |
 ///
 /// Curves: the radial power spectrum and, in 2D, the periodogram on a square (a spectrum is
 /// skipped when points × frequencies exceeds [`crate::analyze::SPECTRUM_BUDGET`]); the histogram of
@@ -314,6 +315,7 @@ impl Analyzer for StandardAnalyzer {
             ("coverage", "coverage".to_string()),
             ("l2_star_discrepancy", "L2* discr.".to_string()),
             ("effective_nyquist_over_spacing", nyquist),
+            ("low_frequency_power", "low-f power".to_string()),
         ]
         .into_iter()
         .map(|(metric, heading)| (metric.to_string(), heading))
@@ -373,6 +375,12 @@ impl Analyzer for StandardAnalyzer {
                 "frequency of the highest ring of the radial spectrum, cycles per box side",
             ),
             ("spectral_peak_power", "mean power of that ring (white noise: 1)"),
+            (
+                "low_frequency_power",
+                "mean power over the frequencies 0 < |k| ≤ ½ N^(1/D), the band below the \
+                 blue-noise peak: 1 for white noise, near 0 for a set without large-scale \
+                 density fluctuations; lower is bluer",
+            ),
         ]
         .into_iter()
         .map(|(metric, text)| (metric.to_string(), text.to_string()))

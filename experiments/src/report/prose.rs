@@ -6,7 +6,9 @@ use crate::format::short;
 
 /// Under the metric glossary.
 pub const METRICS: &str = "Every metric is measured on each realisation; the tables give the \
-    mean ± the standard error of the mean over realisations, results.csv every value. r is the \
+    mean ± the standard error of the mean over realisations, both rounded to the error's \
+    precision (two significant digits of the error when they begin with 10 to 35, one \
+    otherwise), results.csv every value in full. r is the \
     comparison radius of the dimension, N the number of points; in a periodic box every distance \
     is measured on the torus. The definitions are in docs/metrics.md and docs/report.md.";
 

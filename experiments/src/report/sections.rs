@@ -7,7 +7,7 @@ use super::html::{DataFile, Figure, Section, Table};
 use super::prose;
 use super::{DimResult, ReportData, ReportError, SamplerResult};
 use crate::config::Config;
-use crate::format::{exact as float, short};
+use crate::format::{exact as float, short, significant};
 use crate::plot::{
     self, ColourScale, HeatMap, HistogramChart, MetricChart, MetricEntry, Projections3d, Reference,
     Scatter2d, Series, SpectrumChart,
@@ -30,7 +30,7 @@ pub(crate) fn mean_se(values: &[f64]) -> (f64, f64) {
 
 fn mean_pm_se(values: &[f64]) -> String {
     let (mean, se) = mean_se(values);
-    crate::format::with_error(mean, se, 4)
+    crate::format::with_error(mean, se)
 }
 
 /// The values of `metric` over a sampler's realisations.
@@ -61,6 +61,10 @@ const SPECTRUM_CAP: f64 = 4.0;
 
 /// The largest pair correlation drawn; higher peaks are cut at the frame.
 const PAIR_CORRELATION_CAP: f64 = 4.0;
+
+/// Significant digits of the periodogram data files: enough to redraw the image exactly at
+/// its colour resolution.
+const PERIODOGRAM_DIGITS: usize = 3;
 
 /// The colour scale of periodogram images: log10, white noise (power 1) in the middle.
 const PERIODOGRAM_SCALE: ColourScale = ColourScale::Log10 { min: 0.1, max: 10.0 };
@@ -484,13 +488,17 @@ fn spectrum_section(dim: &DimResult) -> Result<Option<Section>, ReportError> {
         let m = periodogram.max_frequency as i64;
         let side = 2 * periodogram.max_frequency + 1;
         let extent = m as f64 + 0.5;
+        // The periodogram of real points is even, P(-k) = P(k): the half plane k_y > 0 (and
+        // k_x >= 0 on k_y = 0) holds the whole image. Three significant digits resolve the
+        // colour scale (two decades) far below one colour step.
         let rows: Vec<Vec<String>> = periodogram
             .values
             .iter()
             .enumerate()
-            .map(|(i, value)| {
-                let (kx, ky) = ((i % side) as i64 - m, (i / side) as i64 - m);
-                vec![kx.to_string(), ky.to_string(), float(*value)]
+            .map(|(i, value)| ((i % side) as i64 - m, (i / side) as i64 - m, *value))
+            .filter(|&(kx, ky, _)| ky > 0 || (ky == 0 && kx >= 0))
+            .map(|(kx, ky, value)| {
+                vec![kx.to_string(), ky.to_string(), significant(value, PERIODOGRAM_DIGITS)]
             })
             .collect();
         figures.push(Figure {
@@ -564,7 +572,7 @@ mod tests {
         assert_eq!(mean_se(&[1.0, 3.0]), (2.0, 1.0));
         assert_eq!(mean_se(&[5.0]), (5.0, 0.0));
         assert!(mean_se(&[]).0.is_nan());
-        assert_eq!(mean_pm_se(&[1.0, 3.0]), "2 ± 1");
+        assert_eq!(mean_pm_se(&[1.0, 3.0]), "2.0 ± 1.0");
     }
 
     #[test]
