@@ -69,7 +69,7 @@ const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 /// The queue is a tournament tree with 8 children a node over the candidates in cell order,
 /// so a removal's neighbours update nearby leaves. O(M log M) time, O(M) memory: about
 /// 12 bytes per neighbour pair, in 2D at the default ratio about 18 neighbours and
-/// 290 bytes per candidate (1.45 GB peak for 10^6 points from 5·10^6 candidates).
+/// 280 bytes per candidate (1.41 GB peak for 10^6 points from 5·10^6 candidates).
 /// [`PointSet::attempts`] counts the candidates.
 ///
 /// ```
