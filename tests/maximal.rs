@@ -435,9 +435,10 @@ fn invalid_configurations_are_errors() {
         assert!(Maximal::new(unit, r).is_err(), "r = {r}");
     }
     assert!(Maximal::new(unit, 1e-6).is_err(), "past the default point limit");
-    // Far more cells than points in 8D: refused, not allocated.
-    let big = Domain::<8>::from_origin_and_extent([0.0; 8], [1.0; 8]).expect("valid");
-    assert!(Maximal::new(big, 0.02).is_err());
+    // Above 6D the sampler is refused whatever the radius (poisson_nd::samplers::maximal::MAX_DIM).
+    let big = Domain::<7>::unit();
+    let error = Maximal::new(big, 0.5).expect_err("7D is refused").to_string();
+    assert!(error.starts_with("dimension (maximal) must be at most 6"), "{error}");
 }
 
 #[test]

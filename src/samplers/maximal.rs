@@ -13,6 +13,12 @@ use crate::rng::{uniform_index, uniform01};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
 
+/// The highest dimension `Maximal` accepts. Halving the active cells chases thin uncovered
+/// slivers whose count grows steeply with D: a 6D run of a few dozen points takes about a
+/// second, a 7D one 10–36 s (measured 2026-12-01), so 7D and up are refused rather than left
+/// to run that long.
+pub const MAX_DIM: usize = 6;
+
 /// Darts per active cell in one phase of dart throwing, before the phase's success is judged.
 const DARTS_PER_CELL: f64 = 0.5;
 
@@ -111,11 +117,19 @@ impl<const D: usize> MaximalBuilder<D> {
 
     /// Checks the configuration and lays out the cells.
     ///
-    /// Errors: a radius that is not finite and positive; a point limit of 0 or above
+    /// Errors: a dimension above [`MAX_DIM`]; a radius that is not finite and positive; a
+    /// point limit of 0 or above
     /// 2147483647; a radius so small for the box that its densest packing would pass the
     /// point limit ([`Error::TooManyPoints`]); one that needs more than 2^32 − 1 cells (in
     /// high dimensions, long before memory runs out).
     pub fn build(self) -> Result<Maximal<D>, Error> {
+        if D > MAX_DIM {
+            return Err(Error::InvalidParameter {
+                name: "dimension (maximal)",
+                expected: "at most 6 (above it, refining the uncovered cells is too slow)",
+                value: D as f64,
+            });
+        }
         check_radius(&self.domain, self.radius, self.max_points)?;
         let layout = Layout::new(&self.domain, self.radius)?;
         Ok(Maximal {
