@@ -86,6 +86,8 @@ pub struct Bridson<const D: usize> {
     /// The radius field and pair rule, `None` for one radius (`radius` is then the field's
     /// rmin).
     field: Option<FieldSetup<D>>,
+    /// Darts thrown when no point is active (radius fields only).
+    restart_darts: u32,
 }
 
 /// The configuration of a [`Bridson`] sampler before it is checked: every setter is
@@ -101,9 +103,24 @@ pub struct BridsonBuilder<const D: usize> {
     candidate_distance: CandidateDistance,
     field: Option<Arc<dyn RadiusField<D>>>,
     pair_rule: PairRule,
+    restart_darts: u32,
 }
 
 impl<const D: usize> BridsonBuilder<D> {
+    /// Sets how many uniform darts a run with a radius field throws when no point is active
+    /// (default [`defaults::RESTART_DARTS`]): the first that keeps the pair rule's distance
+    /// is stored and the run grows from it again; when all miss, the run ends. Where the
+    /// field grows by more than 2× from one point to the next (3× under
+    /// [`PairRule::Mean`]), no candidate of the shell `[r(p), 2r(p)]` can be accepted across
+    /// the step, so regions behind such steps are reached only this way
+    /// (docs/algorithms.md, "Variable radius"). 0 turns it off. Without a field (or with a
+    /// constant one) it changes nothing.
+    #[must_use]
+    pub fn with_restart_darts(mut self, darts: u32) -> Self {
+        self.restart_darts = darts;
+        self
+    }
+
     /// Replaces the radius by a radius field: each point gets the radius the field gives at
     /// its position, and every pair keeps the distance of the pair rule
     /// ([`with_pair_rule`](Self::with_pair_rule), default [`PairRule::Max`]). The field's
@@ -199,6 +216,7 @@ impl<const D: usize> BridsonBuilder<D> {
             layout: Arc::new(layout),
             candidate_distance: self.candidate_distance,
             field,
+            restart_darts: self.restart_darts,
         })
     }
 }
@@ -217,6 +235,7 @@ impl<const D: usize> Bridson<D> {
             candidate_distance: CandidateDistance::default(),
             field: None,
             pair_rule: PairRule::default(),
+            restart_darts: defaults::RESTART_DARTS,
         }
     }
 
@@ -264,7 +283,13 @@ impl<const D: usize> Bridson<D> {
             candidate_distance: self.candidate_distance,
             field: self.field.as_ref().map(|setup| Arc::clone(&setup.field)),
             pair_rule: self.pair_rule(),
+            restart_darts: self.restart_darts,
         }
+    }
+
+    /// Darts thrown when no point is active, in a run with a radius field.
+    pub fn restart_darts(&self) -> u32 {
+        self.restart_darts
     }
 
     /// The radius field, `None` for one radius (a constant field is one radius).
@@ -704,19 +729,29 @@ impl<const D: usize> BridsonFill<D> {
             self.stop = StopReason::PointLimit;
             return FillStep::PointLimit;
         }
-        if self.active.is_empty() {
+        // A field run restarts with darts instead (see `with_restart_darts`).
+        if self.active.is_empty() && self.sampler.field.is_none() {
             self.stop = StopReason::Exhausted;
             return FillStep::Exhausted;
         }
         let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
         let mut attempts = self.attempts;
+        let restart = active.is_empty();
         let added = by_rule!(&mut self.grid, grid =>
             constant: Ok(try_around(sampler, region, grid, active, &mut attempts, rng)),
-            field: try_around_field(sampler, region, grid, active, &mut attempts, rng)
+            field: if restart {
+                restart_field(sampler, region, grid, active, &mut attempts, rng)
+            } else {
+                try_around_field(sampler, region, grid, active, &mut attempts, rng)
+            }
         );
         self.attempts = attempts;
         match added {
             Ok(true) => FillStep::Added(self.len() - 1),
+            Ok(false) if restart => {
+                self.stop = StopReason::Exhausted;
+                FillStep::Exhausted
+            }
             Ok(false) => FillStep::Retired,
             Err(error) => {
                 self.fail(error);
@@ -865,17 +900,51 @@ fn run_loop_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
     let mut count = *attempts;
     let mut outcome = Ok(false);
     while grid.points().len() < target {
-        if active.is_empty() {
-            outcome = Ok(true);
-            break;
-        }
-        if let Err(error) = try_around_field(sampler, region, grid, active, &mut count, rng) {
+        let step = if active.is_empty() {
+            match restart_field(sampler, region, grid, active, &mut count, rng) {
+                Ok(false) => {
+                    outcome = Ok(true);
+                    break;
+                }
+                other => other,
+            }
+        } else {
+            try_around_field(sampler, region, grid, active, &mut count, rng)
+        };
+        if let Err(error) = step {
             outcome = Err(error);
             break;
         }
     }
     *attempts = count;
     outcome
+}
+
+/// When no point is active in a field run: up to `restart_darts` uniform darts in the
+/// domain; the first in the region that keeps the pair rule is stored and active (returns
+/// true). Each dart is an attempt.
+fn restart_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+    sampler: &Bridson<D>,
+    region: &G,
+    grid: &mut Grid<D, H, FieldRule>,
+    active: &mut Vec<u32>,
+    attempts: &mut u64,
+    rng: &mut R,
+) -> Result<bool, Error> {
+    let Some(setup) = &sampler.field else { return Ok(false) };
+    for _ in 0..sampler.restart_darts {
+        let dart = sampler.domain.uniform_point(rng);
+        *attempts += 1;
+        if !region.contains_box_point(&dart) {
+            continue;
+        }
+        let r = setup.radius_at(&dart)?;
+        if !grid.has_conflict_within(&dart, r) {
+            active.push(grid.insert(dart, r));
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// [`try_around`] for a radius field: candidates in the shell `[r(c), 2r(c)]` around a
