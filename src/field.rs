@@ -558,7 +558,8 @@ impl<const D: usize> DensityField<D> {
     /// An image (see [`GriddedField::from_image_rows`]) as the density over the box's first
     /// two axes, constant along the others. Values in `[0, 1]`.
     ///
-    /// Errors: as [`new`](Self::new); a box of one dimension
+    /// Errors: as [`new`](Self::new), with a value's index counted as in the rows given to
+    /// [`GriddedField::from_image_rows`] (`row · width + column`); a box of one dimension
     /// ([`Error::DimensionMismatch`]).
     pub fn from_image(
         image: GriddedField<2>,
@@ -570,7 +571,16 @@ impl<const D: usize> DensityField<D> {
             return Err(Error::DimensionMismatch { what: "an image's box", expected: 2, got: D });
         }
         check_bounds(rmin, rmax)?;
-        check_density_values(image.values())?;
+        check_density_values(image.values()).map_err(|e| match e {
+            // Name the pixel as the image's rows number it.
+            Error::InvalidFieldValue { index, value, expected } => {
+                let [width, height] = image.shape();
+                let (column, k1) = (index / height, index % height);
+                let index = (height - 1 - k1) * width + column;
+                Error::InvalidFieldValue { index, value, expected }
+            }
+            other => other,
+        })?;
         Ok(DensityField { density: Density::Image(image), mapping, rmin, rmax })
     }
 
