@@ -104,7 +104,7 @@ pub(crate) fn check_field_reach<const D: usize>(
     // The offsets within reach lie in a ball of radius reach/side + 1 cells (a slight
     // over-estimate of their number).
     let cells = crate::packing::unit_ball_volume(D) * (rmax / side + 1.0).powi(D as i32);
-    if !(cells <= FIELD_NEIGHBOURHOOD_LIMIT as f64) {
+    if cells > FIELD_NEIGHBOURHOOD_LIMIT as f64 {
         return Err(Error::RadiusRatioTooLarge {
             ratio: rmax / rmin,
             cells,
