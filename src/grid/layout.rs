@@ -542,6 +542,38 @@ mod tests {
     }
 
     #[test]
+    fn offset_and_row_bounds_match_the_offsets() {
+        // Cells of side 1 with a reach of 4 (a radius field with rmax/rmin = 4), closed box.
+        let domain = Domain::from_origin_and_extent([0.0; 3], [20.0; 3]).expect("valid");
+        let layout = GridLayout::new(&domain, 1.0, 4.0, usize::MAX).expect("valid");
+        let side = layout.side;
+        // Offset bounds are B(d), non-decreasing (the scans that stop early rely on it).
+        assert_eq!(layout.offset_gaps.len(), layout.offsets.len());
+        for (o, &g) in layout.offsets.iter().zip(&layout.offset_gaps) {
+            assert_eq!(g, gap_squared(o, &side));
+        }
+        assert!(layout.offset_gaps.windows(2).all(|w| w[0] <= w[1]));
+        // Each run's cells have bound prefix + last_gaps[|first + along|], the smallest of
+        // which is the run's min; together the runs hold exactly the offsets.
+        let mut cells = 0;
+        for (row, gap) in layout.rows.iter().zip(&layout.row_gaps) {
+            let bounds: Vec<f64> = (0..row.len as i64)
+                .map(|along| {
+                    gap.prefix + layout.last_gaps[(gap.first + along).unsigned_abs() as usize]
+                })
+                .collect();
+            assert_eq!(bounds.iter().copied().fold(f64::INFINITY, f64::min), gap.min);
+            for (along, bound) in bounds.iter().enumerate() {
+                let key = row.start.wrapping_add(along as u64);
+                let index = layout.key_offsets.iter().position(|&k| k == key).expect("listed");
+                assert_eq!(*bound, layout.offset_gaps[index]);
+            }
+            cells += row.len as usize;
+        }
+        assert_eq!(cells, layout.offsets.len());
+    }
+
+    #[test]
     fn periodic_offsets_visit_each_cell_once() {
         let offsets = neighbour_offsets::<2>(&[0.5; 2], 1.0, Some(&[2, 2]));
         assert_eq!(offsets.len(), 4);
