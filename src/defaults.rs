@@ -7,6 +7,12 @@ pub const MAX_POINTS: usize = 100_000_000;
 /// Bridson's attempts per active point, `k` = 30 (Bridson 2007).
 pub const ATTEMPTS: u32 = 30;
 
+/// Darts a Bridson run with a radius field throws when no point is active, before it ends
+/// (see `BridsonBuilder::with_restart_darts`): a region the front cannot reach (behind a
+/// step of the field) that covers a fraction `f` of the box is found with probability
+/// `1 − (1 − f)^100`, above 95 % for `f ≥ 3 %`.
+pub const RESTART_DARTS: u32 = 100;
+
 /// Consecutive rejected darts after which dart throwing gives up.
 ///
 /// When a run stops this way, the darts that still could have landed (the uncovered part of

@@ -101,6 +101,81 @@ pub enum Error {
         limit: usize,
     },
 
+    /// A radius field's declared bounds are not `0 < rmin ≤ rmax < ∞`.
+    #[error(
+        "radius bounds must satisfy 0 < rmin <= rmax (both finite), got rmin = {rmin}, \
+         rmax = {rmax}"
+    )]
+    InvalidRadiusBounds {
+        /// The declared lower bound.
+        rmin: f64,
+        /// The declared upper bound.
+        rmax: f64,
+    },
+
+    /// A gridded field has an axis with no values.
+    #[error("a gridded field needs at least one value along every axis; axis {axis} has none")]
+    EmptyFieldAxis {
+        /// The axis (0-based; for an image 0 is the width, 1 the height).
+        axis: usize,
+    },
+
+    /// A gridded field's values do not fill its shape.
+    #[error("a gridded field of shape {shape:?} needs {expected} values, got {got}")]
+    FieldValueCount {
+        /// The shape given (for an image: width, height).
+        shape: Vec<usize>,
+        /// The product of the shape.
+        expected: usize,
+        /// How many values were given.
+        got: usize,
+    },
+
+    /// A gridded field's value is not acceptable (NaN or infinite, or a density outside
+    /// `[0, 1]`).
+    #[error("gridded field value number {index} is {value}; expected {expected}")]
+    InvalidFieldValue {
+        /// The value's index in the list given (for an image: row · width + column).
+        index: usize,
+        /// The value.
+        value: f64,
+        /// What it must be, in words.
+        expected: &'static str,
+    },
+
+    /// A radius field gave a value that is NaN, not positive or outside its declared
+    /// bounds while sampling: the run stopped there (see
+    /// [`StopReason::InvalidField`](crate::StopReason::InvalidField)).
+    #[error(
+        "the radius field gave {value} at {point:?}, outside its declared bounds \
+         [{rmin}, {rmax}]"
+    )]
+    FieldValueOutOfBounds {
+        /// Where the field was evaluated.
+        point: Vec<f64>,
+        /// What it returned.
+        value: f64,
+        /// The declared lower bound.
+        rmin: f64,
+        /// The declared upper bound.
+        rmax: f64,
+    },
+
+    /// The radius bounds are so far apart that the background grid's search (cells from
+    /// rmin, reach rmax) would visit too many cells per candidate.
+    #[error(
+        "rmax/rmin = {ratio} needs about {cells:.3e} grid cells per search, over the limit \
+         of {limit}; narrow the radius bounds"
+    )]
+    RadiusRatioTooLarge {
+        /// `rmax / rmin`.
+        ratio: f64,
+        /// Estimated cells per search.
+        cells: f64,
+        /// The limit.
+        limit: usize,
+    },
+
     /// The background grid would have more cells than can be indexed.
     #[error("the background grid would need about {cells:.3e} cells, more than can be indexed")]
     GridTooLarge {

@@ -27,6 +27,9 @@
 //!   [`Error`]; sampling never panics and reports why it stopped in [`PointSet::stop`].
 //! - Defaults live in [`defaults`]; grid tuning that changes speed but never points in
 //!   [`Tuning`].
+//! - Variable radius: a [`RadiusField`] (constant, closure, gridded, density map or image)
+//!   with a [`PairRule`] gives each point its own radius in [`Bridson`] and [`DartThrowing`]
+//!   (see [`field`]).
 //! - The box is the metric space ([`Domain`]: distances, wrapping); where points may go is a
 //!   [`Region`] (today the whole box).
 #![deny(missing_docs)]
@@ -41,6 +44,7 @@ struct ReadmeDoctests;
 pub mod defaults;
 pub mod domain;
 pub mod error;
+pub mod field;
 pub mod grid;
 pub mod packing;
 pub mod point;
@@ -51,6 +55,9 @@ pub mod samplers;
 
 pub use domain::Domain;
 pub use error::Error;
+pub use field::{
+    ConstantField, DensityField, DensityMapping, FnField, GriddedField, PairRule, RadiusField,
+};
 pub use grid::{GridResolution, Tuning};
 pub use point::Point;
 pub use region::Region;

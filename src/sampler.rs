@@ -1,6 +1,7 @@
 //! The sampler traits, their object-safe mirror, and what a sampling run returns.
 
 use crate::domain::Domain;
+use crate::error::Error;
 use crate::point::Point;
 use crate::rng::rng_from_seed;
 use rand::Rng;
@@ -16,6 +17,10 @@ pub enum StopReason {
     Exhausted,
     /// The sampler's point limit was reached first.
     PointLimit,
+    /// The radius field gave a value that is NaN, not positive or outside its declared
+    /// bounds: the run stopped before using it, and [`PointSet::field_error`] says where and
+    /// what. The points so far keep the distance.
+    InvalidField,
 }
 
 impl StopReason {
@@ -25,6 +30,7 @@ impl StopReason {
             StopReason::TargetReached => "target-reached",
             StopReason::Exhausted => "exhausted",
             StopReason::PointLimit => "point-limit",
+            StopReason::InvalidField => "invalid-field",
         }
     }
 }
@@ -52,18 +58,21 @@ pub struct PointSet<const D: usize> {
     /// Candidates generated, accepted and rejected together: the work done. Equal to the
     /// number of points for samplers that never reject.
     pub attempts: u64,
-    /// Each point's own radius, for samplers whose spacing varies from point to point;
-    /// `None` when one radius holds for all (every sampler today).
+    /// Each point's own radius, for samplers given a radius field (see [`crate::field`]);
+    /// `None` when one radius holds for all.
     pub radii: Option<Vec<f64>>,
     /// Each point's class, for samplers that place several kinds of points; `None` when
     /// there is one kind (every sampler today).
     pub labels: Option<Vec<u32>>,
+    /// Why a radius field stopped the run ([`Error::FieldValueOutOfBounds`]): `Some` exactly
+    /// when [`stop`](Self::stop) is [`StopReason::InvalidField`].
+    pub field_error: Option<Error>,
 }
 
 impl<const D: usize> PointSet<D> {
     /// A point set without per-point radii or labels.
     pub fn new(points: Vec<Point<D>>, domain: Domain<D>, stop: StopReason, attempts: u64) -> Self {
-        PointSet { points, domain, stop, attempts, radii: None, labels: None }
+        PointSet { points, domain, stop, attempts, radii: None, labels: None, field_error: None }
     }
 
     /// A point set from a sampler that never rejects: one attempt per point.

@@ -144,3 +144,243 @@ fn extreme_but_valid_inputs_terminate() {
     assert!(!set.is_empty());
     assert!(set.points.iter().all(|p| domain.contains(p)));
 }
+
+mod radius_fields {
+    //! Radius fields: bad bounds, grids and densities are constructor errors; a field that
+    //! misbehaves while sampling stops the run with a stop reason and the error, never a
+    //! violated distance.
+
+    use poisson_nd::field::{
+        ConstantField, DensityField, DensityMapping, FnField, GriddedField, PairRule, RadiusField,
+    };
+    use poisson_nd::samplers::bridson::FillStep;
+    use poisson_nd::{
+        Bridson, DartThrowing, Domain, Error, FillSampler, GridResolution, Point, PointSet,
+        StopReason,
+    };
+
+    const BAD_BOUNDS: [(f64, f64); 7] = [
+        (0.0, 0.1),
+        (-0.1, 0.1),
+        (f64::NAN, 0.1),
+        (0.1, f64::NAN),
+        (0.2, 0.1),
+        (0.1, f64::INFINITY),
+        (f64::INFINITY, f64::INFINITY),
+    ];
+
+    fn is_bounds_error(result: Result<impl std::fmt::Debug, Error>) -> bool {
+        match result {
+            Err(err @ Error::InvalidRadiusBounds { .. }) => {
+                err.to_string().contains("radius bounds must satisfy 0 < rmin <= rmax")
+            }
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn bounds_must_be_positive_ordered_and_finite() {
+        for (rmin, rmax) in BAD_BOUNDS {
+            let what = format!("[{rmin}, {rmax}]");
+            assert!(is_bounds_error(FnField::new(|_: &[f64; 2]| 0.1, rmin, rmax)), "{what}");
+            let map = DensityMapping::Lerp;
+            assert!(is_bounds_error(DensityField::from_fn(|_: &[f64; 2]| 0.5, map, rmin, rmax)));
+            let image = GriddedField::from_image_rows(&Domain::<2>::unit(), 1, 1, vec![0.5]);
+            let image = image.expect("valid image");
+            assert!(is_bounds_error(DensityField::<2>::from_image(image, map, rmin, rmax)));
+            let grid = GriddedField::new(&Domain::<2>::unit(), [1, 1], vec![0.5]);
+            assert!(is_bounds_error(DensityField::new(grid.expect("valid"), map, rmin, rmax)));
+        }
+        assert!(matches!(ConstantField::new(0.0), Err(Error::InvalidRadius(_))));
+        assert!(matches!(ConstantField::new(f64::NAN), Err(Error::InvalidRadius(_))));
+    }
+
+    /// A field implemented outside the library that declares whatever bounds it likes.
+    #[derive(Debug)]
+    struct Declared(f64, f64);
+    impl RadiusField<2> for Declared {
+        fn radius(&self, _: &Point<2>) -> f64 {
+            self.0
+        }
+        fn bounds(&self) -> (f64, f64) {
+            (self.0, self.1)
+        }
+    }
+
+    #[test]
+    fn samplers_check_the_bounds_a_field_declares() {
+        let domain = Domain::<2>::unit();
+        for (rmin, rmax) in BAD_BOUNDS {
+            let bridson = Bridson::builder_with_field(domain, Declared(rmin, rmax)).build();
+            assert!(is_bounds_error(bridson), "bridson [{rmin}, {rmax}]");
+            for grid in [None, Some(GridResolution::Coarse)] {
+                let mut builder = DartThrowing::builder_with_field(domain, Declared(rmin, rmax));
+                if let Some(resolution) = grid {
+                    builder = builder.with_grid(resolution);
+                }
+                assert!(is_bounds_error(builder.build()), "darts [{rmin}, {rmax}] {grid:?}");
+            }
+        }
+        // A gridded radius field with a value ≤ 0 declares rmin ≤ 0.
+        let grid = GriddedField::new(&domain, [2, 1], vec![0.0, 0.1]).expect("finite values");
+        assert!(is_bounds_error(Bridson::builder_with_field(domain, grid).build()));
+        // The point limit is checked at rmin, as a radius.
+        let field = FnField::new(|_: &[f64; 2]| 0.5, 1e-5, 0.5).expect("valid");
+        let err = Bridson::builder_with_field(domain, field).build().expect_err("too many");
+        assert!(matches!(err, Error::TooManyPoints { radius: 1e-5, .. }), "{err:?}");
+    }
+
+    #[test]
+    fn bounds_too_far_apart_for_a_grid_are_refused() {
+        let domain = Domain::<3>::unit();
+        let field = FnField::new(|_: &[f64; 3]| 0.5, 0.002, 0.5).expect("valid");
+        let builder = Bridson::builder_with_field(domain, field).with_max_points(200_000_000);
+        let err = builder.build().expect_err("ratio 250 in 3D");
+        assert!(matches!(err, Error::RadiusRatioTooLarge { .. }), "{err:?}");
+        assert!(err.to_string().contains("rmax/rmin = 250"), "{err}");
+        // The naive dart thrower keeps no grid, so nothing to refuse there.
+        let field = FnField::new(|_: &[f64; 3]| 0.5, 0.002, 0.5).expect("valid");
+        let darts = DartThrowing::builder_with_field(domain, field).with_max_points(200_000_000);
+        assert!(darts.build().is_ok());
+    }
+
+    #[test]
+    fn gridded_fields_check_shape_and_values() {
+        let domain = Domain::<3>::unit();
+        let err = GriddedField::new(&domain, [2, 0, 2], vec![]).expect_err("empty axis");
+        assert_eq!(err, Error::EmptyFieldAxis { axis: 1 });
+        assert!(err.to_string().contains("axis 1 has none"), "{err}");
+        let err = GriddedField::new(&domain, [2, 2, 2], vec![0.5; 7]).expect_err("7 of 8");
+        assert_eq!(err, Error::FieldValueCount { shape: vec![2, 2, 2], expected: 8, got: 7 });
+        assert!(err.to_string().contains("needs 8 values, got 7"), "{err}");
+        let huge = GriddedField::new(&domain, [usize::MAX, 2, 2], vec![0.5]);
+        assert!(matches!(huge, Err(Error::FieldValueCount { .. })), "{huge:?}");
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut values = vec![0.5; 8];
+            values[5] = bad;
+            let err = GriddedField::new(&domain, [2, 2, 2], values).expect_err("non-finite");
+            assert!(matches!(err, Error::InvalidFieldValue { index: 5, .. }), "{err:?}");
+            assert!(err.to_string().contains("value number 5"), "{err}");
+        }
+    }
+
+    #[test]
+    fn images_check_size_values_and_dimension() {
+        let domain = Domain::<2>::unit();
+        let err = GriddedField::from_image_rows(&domain, 0, 3, vec![]).expect_err("no width");
+        assert_eq!(err, Error::EmptyFieldAxis { axis: 0 });
+        let err = GriddedField::from_image_rows(&domain, 3, 0, vec![]).expect_err("no height");
+        assert_eq!(err, Error::EmptyFieldAxis { axis: 1 });
+        let err = GriddedField::from_image_rows(&domain, 3, 2, vec![0.5; 5]).expect_err("count");
+        assert_eq!(err, Error::FieldValueCount { shape: vec![3, 2], expected: 6, got: 5 });
+        // A NaN at row 1, column 2 of a 3-wide image is value number 5 as given.
+        let mut rows = vec![0.5; 6];
+        rows[5] = f64::NAN;
+        let err = GriddedField::from_image_rows(&domain, 3, 2, rows).expect_err("NaN");
+        assert!(matches!(err, Error::InvalidFieldValue { index: 5, .. }), "{err:?}");
+        let line = Domain::<1>::unit();
+        let err = GriddedField::from_image_rows(&line, 1, 1, vec![0.5]).expect_err("1D box");
+        assert!(matches!(err, Error::DimensionMismatch { expected: 2, got: 1, .. }), "{err:?}");
+        let image = GriddedField::from_image_rows(&domain, 1, 1, vec![0.5]).expect("valid");
+        let err = DensityField::<1>::from_image(image, DensityMapping::Lerp, 0.1, 0.2);
+        assert!(matches!(err, Err(Error::DimensionMismatch { expected: 2, got: 1, .. })));
+    }
+
+    #[test]
+    fn densities_must_lie_in_zero_one() {
+        let domain = Domain::<2>::unit();
+        for bad in [-0.01, 1.01, 2.0] {
+            let grid = GriddedField::new(&domain, [2, 2], vec![0.0, 0.5, bad, 1.0]).expect("ok");
+            let err = DensityField::new(grid, DensityMapping::Inverse, 0.1, 0.2).expect_err("bad");
+            assert!(matches!(err, Error::InvalidFieldValue { index: 2, .. }), "{err:?}");
+            assert!(err.to_string().contains("a density in [0, 1]"), "{err}");
+            // An image reports the pixel as numbered in its rows.
+            let rows = vec![0.0, 0.5, 1.0, bad];
+            let image = GriddedField::from_image_rows(&domain, 2, 2, rows).expect("finite");
+            let err = DensityField::<2>::from_image(image, DensityMapping::Lerp, 0.1, 0.2);
+            assert!(matches!(err, Err(Error::InvalidFieldValue { index: 3, .. })), "{err:?}");
+        }
+    }
+
+    /// A field valid on the left half and `bad` from x0 = 0.6 on.
+    fn goes_bad(bad: f64) -> FnField<impl Fn(&Point<2>) -> f64 + Send + Sync + Clone> {
+        FnField::new(move |p: &Point<2>| if p[0] < 0.6 { 0.05 } else { bad }, 0.05, 0.1)
+            .expect("valid bounds")
+    }
+
+    /// What the caller sees: the stop reason, the error naming the value, and points so far
+    /// that keep the distance.
+    fn check_stopped(set: &PointSet<2>, bad: f64, what: &str) {
+        assert_eq!(set.stop, StopReason::InvalidField, "{what}");
+        assert_eq!(set.stop.as_str(), "invalid-field");
+        let Some(Error::FieldValueOutOfBounds { point, value, rmin, rmax }) = &set.field_error
+        else {
+            panic!("{what}: {:?}", set.field_error);
+        };
+        assert!(value.to_bits() == bad.to_bits() || (value.is_nan() && bad.is_nan()), "{what}");
+        assert_eq!((*rmin, *rmax), (0.05, 0.1), "{what}");
+        assert!(point[0] >= 0.6, "{what}: {point:?}");
+        let message = set.field_error.as_ref().map(ToString::to_string).unwrap_or_default();
+        assert!(message.contains("the radius field gave"), "{message}");
+        let radii = set.radii.as_ref().expect("radii");
+        assert!(radii.iter().all(|&r| r == 0.05), "{what}");
+        for i in 0..set.len() {
+            for j in i + 1..set.len() {
+                let d2 = set.domain.distance_squared(&set.points[i], &set.points[j]);
+                assert!(d2 >= 0.05 * 0.05, "{what}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_field_that_misbehaves_while_sampling_stops_the_run() {
+        let domain = Domain::<2>::unit();
+        for bad in [f64::NAN, 0.0, -0.05, 0.04, 0.2, f64::INFINITY] {
+            let what = format!("bridson, field gives {bad}");
+            let bridson = Bridson::builder_with_field(domain, goes_bad(bad)).build();
+            let set = bridson.expect("valid").fill_seeded(1);
+            check_stopped(&set, bad, &what);
+            for grid in [None, Some(GridResolution::Coarse)] {
+                let mut builder = DartThrowing::builder_with_field(domain, goes_bad(bad));
+                if let Some(resolution) = grid {
+                    builder = builder.with_grid(resolution);
+                }
+                let set = builder.build().expect("valid").fill_seeded(1);
+                check_stopped(&set, bad, &format!("darts {grid:?}, field gives {bad}"));
+            }
+        }
+    }
+
+    #[test]
+    fn a_density_closure_outside_zero_one_stops_the_run() {
+        let density = |p: &Point<2>| if p[0] < 0.6 { 1.0 } else { 1.5 };
+        let field = DensityField::from_fn(density, DensityMapping::Lerp, 0.05, 0.1).expect("ok");
+        let set = Bridson::builder_with_field(Domain::unit(), field)
+            .with_pair_rule(PairRule::Min)
+            .build()
+            .expect("valid")
+            .fill_seeded(3);
+        check_stopped(&set, f64::NAN, "density 1.5");
+    }
+
+    #[test]
+    fn a_run_state_reports_the_invalid_value_and_stays_stopped() {
+        let sampler = Bridson::builder_with_field(Domain::<2>::unit(), goes_bad(f64::NAN))
+            .build()
+            .expect("valid");
+        let mut fill = sampler.start_fill();
+        assert!(fill.add([0.2, 0.2]));
+        assert!(fill.field_error().is_none());
+        // A given point where the field is NaN is not stored, and stops the run.
+        assert!(!fill.add([0.8, 0.8]));
+        assert!(matches!(fill.field_error(), Some(Error::FieldValueOutOfBounds { .. })));
+        let mut rng = poisson_nd::rng::rng_from_seed(1);
+        assert_eq!(fill.step(&mut rng), FillStep::InvalidField);
+        assert_eq!(fill.run(&mut rng), StopReason::InvalidField);
+        assert!(!fill.add([0.3, 0.3]));
+        assert_eq!(fill.len(), 1);
+        let set = fill.into_point_set();
+        assert_eq!(set.stop, StopReason::InvalidField);
+        assert!(set.field_error.is_some());
+    }
+}

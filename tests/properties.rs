@@ -81,3 +81,114 @@ proptest! {
         }
     }
 }
+
+mod radius_fields {
+    //! Random boxes, radius bounds, pair rules and fields: every pair keeps its rule, every
+    //! radius is the field's value; gridded fields stay within their values.
+
+    use super::config;
+    use poisson_nd::field::{FnField, GriddedField, PairRule, RadiusField};
+    use poisson_nd::{Bridson, DartThrowing, Domain, FillSampler, GridResolution, PointSet};
+    use proptest::prelude::*;
+
+    fn rule() -> impl Strategy<Value = PairRule> {
+        prop_oneof![Just(PairRule::Max), Just(PairRule::Min), Just(PairRule::Mean)]
+    }
+
+    /// A field with a random ratio (1 to 8), waviness and phase, in rmin's units.
+    fn wavy_field<const D: usize>(
+        rmin: f64,
+        ratio: f64,
+        waves: f64,
+        phase: f64,
+    ) -> FnField<impl Fn(&[f64; D]) -> f64 + Send + Sync + Clone> {
+        let rmax = rmin * ratio;
+        let f = move |p: &[f64; D]| {
+            let s: f64 = p.iter().sum::<f64>() * waves / rmin + phase;
+            (rmin + (rmax - rmin) * (0.5 + 0.5 * s.sin())).clamp(rmin, rmax)
+        };
+        FnField::new(f, rmin, rmax).expect("valid bounds")
+    }
+
+    fn check<const D: usize>(set: &PointSet<D>, field: &dyn RadiusField<D>, rule: PairRule) {
+        let radii = set.radii.as_ref().expect("radii");
+        for (p, r) in set.points.iter().zip(radii) {
+            assert!(set.domain.contains(p), "{p:?}");
+            assert_eq!(field.radius(p), *r);
+        }
+        for i in 0..set.len() {
+            for j in i + 1..set.len() {
+                let d2 = set.domain.distance_squared(&set.points[i], &set.points[j]);
+                let s = rule.distance(radii[i], radii[j]);
+                assert!(d2 >= s * s, "{:?} {:?} {rule}", set.points[i], set.points[j]);
+            }
+        }
+    }
+
+    fn field_invariants<const D: usize>(
+        domain: Domain<D>,
+        radius: f64,
+        seed: u64,
+        (ratio, waves, phase, rule): (f64, f64, f64, PairRule),
+    ) {
+        // rmin at the constant tests' radius keeps the count (and the brute force) modest.
+        let field = wavy_field::<D>(radius, ratio, waves, phase);
+        let bridson = Bridson::builder_with_field(domain, field.clone())
+            .with_pair_rule(rule)
+            .build()
+            .expect("valid");
+        check(&bridson.fill_seeded(seed), &field, rule);
+        let darts = DartThrowing::builder_with_field(domain, field.clone())
+            .with_pair_rule(rule)
+            .with_grid(GridResolution::Coarse)
+            .with_max_misses(200)
+            .build()
+            .expect("valid");
+        check(&darts.fill_seeded(seed), &field, rule);
+    }
+
+    fn shape() -> impl Strategy<Value = (f64, f64, f64, PairRule)> {
+        (1.0..8.0f64, 0.0..2.0f64, 0.0..6.3f64, rule())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn fields_2d((domain, radius, seed) in config::<2>(), field in shape()) {
+            field_invariants(domain, radius, seed, field);
+        }
+
+        #[test]
+        fn fields_3d((domain, radius, seed) in config::<3>(), field in shape()) {
+            field_invariants(domain, radius, seed, field);
+        }
+
+        #[test]
+        fn gridded_values_stay_between_the_extremes(
+            values in prop::collection::vec(-10.0..10.0f64, 12),
+            p in prop::array::uniform3(-3.0..3.0f64),
+        ) {
+            let domain = Domain::from_origin_and_extent([-1.0, 0.0, 0.5], [2.0, 1.5, 0.25])
+                .expect("valid");
+            let grid = GriddedField::new(&domain, [3, 2, 2], values.clone()).expect("valid");
+            let v = grid.value(&p);
+            let (lo, hi) = grid.value_range();
+            prop_assert!(lo <= v && v <= hi, "{} outside [{}, {}]", v, lo, hi);
+            // At every centre the field is its value.
+            for k0 in 0..3 {
+                for k1 in 0..2 {
+                    for k2 in 0..2 {
+                        let centre = [
+                            -1.0 + (k0 as f64 + 0.5) * 2.0 / 3.0,
+                            (k1 as f64 + 0.5) * 0.75,
+                            0.5 + (k2 as f64 + 0.5) * 0.125,
+                        ];
+                        let expected = values[k0 * 4 + k1 * 2 + k2];
+                        prop_assert!((grid.value(&centre) - expected).abs() < 1e-12);
+                    }
+                }
+            }
+        }
+    }
+}

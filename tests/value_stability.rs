@@ -234,3 +234,32 @@ fn sample_elimination_2d_plain_and_progressive() {
         ],
     );
 }
+
+#[test]
+fn bridson_2d_density_image_inverse_max() {
+    // A 2×2 image (rows from the top: 1, 0.5 / 0.25, 0), inverse mapping to [0.05, 0.15],
+    // pair rule max: the first points, their radii, and the filled count and attempts.
+    use poisson_nd::FillSampler;
+    use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule};
+    let domain = unit::<2>();
+    let image =
+        GriddedField::from_image_rows(&domain, 2, 2, vec![1.0, 0.5, 0.25, 0.0]).expect("valid");
+    let field = DensityField::from_image(image, DensityMapping::Inverse, 0.05, 0.15).expect("ok");
+    let sampler = Bridson::builder_with_field(domain, field)
+        .with_pair_rule(PairRule::Max)
+        .build()
+        .expect("valid");
+    let set = sampler.sample_seeded(3, 42);
+    assert_pinned(
+        "bridson 2D density field",
+        &set.points,
+        &[
+            [0.8143051451229099, 0.3188210400616611],
+            [0.634986503996754, 0.34892550025636804],
+            [0.41994214693586857, 0.35284759225432144],
+        ],
+    );
+    assert_eq!(set.radii, Some(vec![0.15, 0.12205654293894025, 0.09101111449724164]));
+    let filled = sampler.fill_seeded(42);
+    assert_eq!((filled.len(), filled.attempts), (110, 4239));
+}

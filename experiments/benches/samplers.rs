@@ -10,6 +10,10 @@
 //!
 //! The peer comparison (other crates, peak memory, ρ_rel) is a separate program in `peers/`;
 //! see docs/performance.md.
+//!
+//! `radius-field/*` times Bridson with a radius field (a density gradient mapped to radii)
+//! next to constant-radius Bridson at the field's rmin in the same box: the points/s of each
+//! pair is what the targets compare (docs/algorithms.md, "Variable radius").
 
 use criterion::{
     BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, measurement::WallTime,
@@ -19,6 +23,8 @@ use experiments::spec::{
     BestCandidateParams, BridsonParams, DartThrowingParams, Grid, HaltonParams, NoParams,
     SampleEliminationParams, SamplerSpec,
 };
+use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule};
+use poisson_nd::{Bridson, Domain, FillSampler};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -142,5 +148,65 @@ fn grid_resolution(c: &mut Criterion) {
     grid_resolution_in::<6>(c, 0.23);
 }
 
-criterion_group!(benches, all_samplers, grid_resolution);
+/// Times one filled Bridson run per iteration, with the throughput set to its points.
+fn bench_bridson<const D: usize>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    sampler: &Bridson<D>,
+) {
+    let produced = sampler.fill_seeded(SEED).len();
+    group.throughput(Throughput::Elements(produced as u64));
+    group.bench_function(id, |b| b.iter(|| sampler.fill_seeded(black_box(SEED))));
+}
+
+/// A gradient along axis 0 on a grid of `shape` over the unit box: density 0 at the first
+/// column of centres, 1 at the last, mapped by lerp to radii in [rmin, rmax] (so the radius
+/// falls linearly from rmax to rmin across the box).
+fn gradient<const D: usize>(shape: [usize; D], rmin: f64, rmax: f64) -> DensityField<D> {
+    let count: usize = shape.iter().product();
+    let stride: usize = shape[1..].iter().product();
+    let values = (0..count).map(|k| (k / stride) as f64 / (shape[0] - 1) as f64).collect();
+    let grid = GriddedField::new(&Domain::unit(), shape, values).expect("valid grid");
+    DensityField::new(grid, DensityMapping::Lerp, rmin, rmax).expect("valid density")
+}
+
+/// Bridson with a radius field against constant-radius Bridson at rmin, both filling the unit
+/// box. rmin is chosen so that the field run makes about 10^5 points: with the radius falling
+/// linearly from rmax to rmin, Bridson places about c_D ∫ r(x)^(−D) dx points (c_2 ≈ 0.62,
+/// c_3 ≈ 0.59), i.e. 0.62/(rmin·rmax) in 2D and 0.59·(1 − 1/16)/(6 rmin³) for rmax = 4 rmin
+/// in 3D. The 2D density is a 1024 × 1024 grid (an image's size), the 3D one 64³.
+fn radius_fields(c: &mut Criterion) {
+    let mut group = c.benchmark_group("radius-field/2d");
+    configure(&mut group);
+    for ratio in [4.0f64, 16.0] {
+        let rmin = (0.62 / (ratio * 1e5)).sqrt();
+        let domain = Domain::<2>::unit();
+        let label = format!("ratio{ratio}");
+        let constant = Bridson::new(domain, rmin).expect("radius in range");
+        bench_bridson(&mut group, BenchmarkId::new("constant-rmin", &label), &constant);
+        for rule in [PairRule::Max, PairRule::Mean] {
+            let field = gradient([1024, 1024], rmin, ratio * rmin);
+            let sampler = Bridson::builder_with_field(domain, field)
+                .with_pair_rule(rule)
+                .build()
+                .expect("valid field");
+            let id = BenchmarkId::new(format!("density-lerp-{rule}"), &label);
+            bench_bridson(&mut group, id, &sampler);
+        }
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("radius-field/3d");
+    configure(&mut group);
+    let rmin = (0.59 * (1.0 - 1.0 / 16.0) / 6.0 / 1e5f64).cbrt();
+    let domain = Domain::<3>::unit();
+    let constant = Bridson::new(domain, rmin).expect("radius in range");
+    bench_bridson(&mut group, BenchmarkId::new("constant-rmin", "ratio4"), &constant);
+    let field = gradient([64, 64, 64], rmin, 4.0 * rmin);
+    let sampler = Bridson::builder_with_field(domain, field).build().expect("valid field");
+    bench_bridson(&mut group, BenchmarkId::new("density-lerp-max", "ratio4"), &sampler);
+    group.finish();
+}
+
+criterion_group!(benches, all_samplers, grid_resolution, radius_fields);
 criterion_main!(benches);

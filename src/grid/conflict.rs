@@ -18,7 +18,12 @@
 //! radii span orders of magnitude would want a hierarchy of grids for speed.
 //!
 //! A constant radius ([`ConstantRadius`]) keeps no per-point data and compares against `r²`:
-//! the query monomorphizes to the plain `d² < r²` test.
+//! the query monomorphizes to the plain `d² < r²` test. A radius field ([`FieldRule`])
+//! keeps each point's radius and, for a dense grid, a bound on the radii of each cell, so
+//! that its query (`Grid::has_conflict_within`) can skip the cells that cannot hold a
+//! conflict for the candidate at hand.
+
+use crate::field::PairRule;
 
 /// The conflict test the grid's query is generic over.
 pub(crate) trait ConflictRule {
@@ -37,8 +42,9 @@ pub(crate) trait ConflictRule {
     /// point number `index`, conflicts with it.
     fn conflicts(&self, spacing: Self::Spacing, distance_squared: f64, index: u32) -> bool;
 
-    /// Records the spacing of a point just stored as number `index` (indices come in order).
-    fn record(&mut self, index: u32, spacing: Self::Spacing);
+    /// Records the spacing of a point just stored as number `index` (indices come in order)
+    /// in the cell with key `key`.
+    fn record(&mut self, index: u32, key: u64, spacing: Self::Spacing);
 }
 
 /// One minimum distance `r` for every pair: the rule of every sampler today.
@@ -74,7 +80,7 @@ impl ConflictRule for ConstantRadius {
     }
 
     #[inline(always)]
-    fn record(&mut self, _: u32, _: ()) {}
+    fn record(&mut self, _: u32, _: u64, _: ()) {}
 }
 
 /// No pair ever conflicts: for a grid used only for nearest-neighbour queries (best
@@ -99,5 +105,140 @@ impl ConflictRule for NeverConflicts {
     }
 
     #[inline(always)]
-    fn record(&mut self, _: u32, _: ()) {}
+    fn record(&mut self, _: u32, _: u64, _: ()) {}
+}
+
+/// Relative slack on the lower bounds the field query prunes with: a cell or a run of cells
+/// is skipped only when its bound clears the pair distance by more than rounding could
+/// account for, so pruning never hides a pair the rule would call a conflict.
+pub(crate) const PRUNE_SLACK: f64 = 1.0 + 16.0 * f64::EPSILON;
+
+/// Number of radius levels a cell's bound is rounded up to (one byte per cell).
+const LEVELS: usize = 256;
+
+/// A radius per point (from a radius field) and a pair rule: stored point `j` conflicts
+/// with a candidate of radius `r` at distance `d` when `d < rule(r, r_j)`.
+///
+/// Cells are sized from `rmin` and the search reaches `rmax` (every pair distance lies in
+/// `[rmin, rmax]`); each query narrows that reach to what the candidate can conflict with
+/// (`rule(r, largest radius stored)`), and on a dense grid each cell keeps a one-byte upper
+/// bound of its points' radii, so that an occupied cell farther than `rule(r, bound)` is
+/// skipped without reading its points (docs/algorithms.md, "Variable radius").
+#[derive(Debug, Clone)]
+pub(crate) struct FieldRule {
+    rule: PairRule,
+    rmin: f64,
+    rmax: f64,
+    /// Each stored point's radius, by index.
+    radii: Vec<f64>,
+    /// The largest radius stored so far (rmin before any).
+    largest: f64,
+    /// Per cell key (dense grids only; empty otherwise): the level whose radius bounds the
+    /// radii of the cell's points from above.
+    cell_level: Vec<u8>,
+    /// The radius of each level: `rmin·(rmax/rmin)^(q/255)`, non-decreasing, the last one
+    /// exactly rmax.
+    levels: Box<[f64; LEVELS]>,
+}
+
+impl FieldRule {
+    /// The rule for radii in `[rmin, rmax]` (checked by the caller). `dense_keys` is the
+    /// key count of a dense grid, whose cells then keep radius bounds; `None` for a hashed
+    /// grid or a layout-only rule.
+    pub(crate) fn new(rule: PairRule, rmin: f64, rmax: f64, dense_keys: Option<u64>) -> Self {
+        let ratio = rmax / rmin;
+        let mut levels = Box::new([rmax; LEVELS]);
+        for (q, level) in levels.iter_mut().enumerate().take(LEVELS - 1) {
+            // The portable power keeps the levels, hence the pruning, the same everywhere
+            // (pruning never changes the points, only the work).
+            *level = (rmin * libm::pow(ratio, q as f64 / (LEVELS - 1) as f64)).min(rmax);
+        }
+        // Rounding must not make the levels decrease.
+        for q in 1..LEVELS {
+            levels[q] = levels[q].max(levels[q - 1]);
+        }
+        FieldRule {
+            rule,
+            rmin,
+            rmax,
+            radii: Vec::new(),
+            largest: rmin,
+            cell_level: dense_keys.map_or_else(Vec::new, |keys| vec![0; keys as usize]),
+            levels,
+        }
+    }
+
+    /// Each stored point's radius, by index.
+    pub(crate) fn radii(&self) -> &[f64] {
+        &self.radii
+    }
+
+    /// Gives up the rule, keeping the radii.
+    pub(crate) fn into_radii(self) -> Vec<f64> {
+        self.radii
+    }
+
+    /// The radius of stored point `index`.
+    #[inline(always)]
+    pub(crate) fn radius_of(&self, index: u32) -> f64 {
+        self.radii[index as usize]
+    }
+
+    /// The squared distance (with the pruning slack) beyond which no stored point can
+    /// conflict with a candidate of radius `r`.
+    #[inline(always)]
+    pub(crate) fn reach_squared(&self, r: f64) -> f64 {
+        let s = self.rule.distance(r, self.largest);
+        s * s * PRUNE_SLACK
+    }
+
+    /// Whether the cell with key `key`, whose points are at least `sqrt(gap_squared)` from
+    /// the candidate's cell, can hold a point that conflicts with a candidate of radius `r`.
+    #[inline(always)]
+    pub(crate) fn cell_may_conflict(&self, r: f64, key: u64, gap_squared: f64) -> bool {
+        match self.cell_level.get(key as usize) {
+            Some(&q) => {
+                let s = self.rule.distance(r, self.levels[q as usize]);
+                gap_squared < s * s * PRUNE_SLACK
+            }
+            None => true,
+        }
+    }
+
+    /// The smallest level whose radius is at least `r` (r ≤ rmax, the last level).
+    fn level_of(&self, r: f64) -> u8 {
+        let q = self.levels.partition_point(|&level| level < r);
+        q.min(LEVELS - 1) as u8
+    }
+}
+
+impl ConflictRule for FieldRule {
+    type Spacing = f64;
+
+    fn min_distance(&self) -> f64 {
+        self.rmin
+    }
+
+    fn reach(&self) -> f64 {
+        self.rmax
+    }
+
+    #[inline(always)]
+    fn conflicts(&self, r: f64, distance_squared: f64, index: u32) -> bool {
+        let s = self.rule.distance(r, self.radius_of(index));
+        distance_squared < s * s
+    }
+
+    #[inline]
+    fn record(&mut self, index: u32, key: u64, r: f64) {
+        debug_assert_eq!(index as usize, self.radii.len());
+        self.radii.push(r);
+        self.largest = self.largest.max(r);
+        if !self.cell_level.is_empty() {
+            let q = self.level_of(r);
+            if let Some(level) = self.cell_level.get_mut(key as usize) {
+                *level = (*level).max(q);
+            }
+        }
+    }
 }

@@ -37,6 +37,14 @@ pub(crate) struct GridLayout<const D: usize> {
     /// Key offsets of the runs of cells that [`Grid::warm_around`](super::Grid::warm_around)
     /// reads (closed domains).
     pub(super) warm_offsets: Vec<u64>,
+    /// For each offset, the lower bound `B(d)` on the squared distance between points of
+    /// the centre cell and of the offset cell: non-decreasing, as the offsets are sorted
+    /// nearest first. Read by queries whose reach varies per candidate (radius fields).
+    pub(super) offset_gaps: Vec<f64>,
+    /// For each run of `rows`, what those queries need to bound its cells' distances.
+    pub(super) row_gaps: Vec<RowGap>,
+    /// `((|d| − 1)⁺ · side_last)²` for `|d|` = 0, 1, …: the last axis's share of `B(d)`.
+    pub(super) last_gaps: Vec<f64>,
     /// Whether cell heads live in a dense array rather than a hash map.
     pub(super) dense: bool,
     /// Number of keys of the (padded) index space.
@@ -122,7 +130,14 @@ impl<const D: usize> GridLayout<D> {
         }
         let key_base = (0..D).map(|i| padding[i] * strides[i]).sum();
         let key_offsets = offsets.iter().map(|o| key_offset(o, &strides)).collect();
-        let rows = if domain.is_periodic() { Vec::new() } else { rows_of(&offsets, &strides) };
+        let (rows, row_gaps) = if domain.is_periodic() {
+            (Vec::new(), Vec::new())
+        } else {
+            rows_of(&offsets, &strides, &side)
+        };
+        let offset_gaps = offsets.iter().map(|o| gap_squared(o, &side)).collect();
+        let last_reach = offsets.iter().map(|o| o[D - 1].unsigned_abs()).max().unwrap_or(0);
+        let last_gaps = (0..=last_reach as i64).map(|d| axis_gap(d, side[D - 1]).powi(2)).collect();
         let warm_offsets = if domain.is_periodic() || reach <= 0.0 {
             Vec::new()
         } else {
@@ -144,6 +159,9 @@ impl<const D: usize> GridLayout<D> {
             key_offsets,
             rows,
             warm_offsets,
+            offset_gaps,
+            row_gaps,
+            last_gaps,
             dense,
             key_count,
         })
@@ -182,6 +200,9 @@ impl<const D: usize> GridLayout<D> {
             key_offsets: Vec::new(),
             rows: Vec::new(),
             warm_offsets: Vec::new(),
+            offset_gaps: Vec::new(),
+            row_gaps: Vec::new(),
+            last_gaps: Vec::new(),
             dense: true,
             key_count,
         }
@@ -195,6 +216,11 @@ impl<const D: usize> GridLayout<D> {
     /// Whether cell heads are stored densely.
     pub(crate) fn is_dense(&self) -> bool {
         self.dense
+    }
+
+    /// Number of keys of the (padded) index space: the size of a dense per-cell array.
+    pub(crate) fn key_count(&self) -> u64 {
+        self.key_count
     }
 
     /// The cell of a point inside the domain.
@@ -236,6 +262,27 @@ pub(super) struct Row {
     pub(super) turn: u32,
 }
 
+/// What a query with a per-candidate reach needs to know of a run of cells: its cells'
+/// `B(d)` is `prefix + last_gaps[|first + along|]` for the cell `along` steps from the run's
+/// start, and `min` is the smallest of them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RowGap {
+    pub(super) prefix: f64,
+    pub(super) first: i64,
+    pub(super) min: f64,
+}
+
+/// `(|d| − 1)⁺ · side`: how far apart, at least, two points are along an axis when their
+/// cells are `d` apart.
+fn axis_gap(d: i64, side: f64) -> f64 {
+    (d.abs() - 1).max(0) as f64 * side
+}
+
+/// `B(d) = Σ ((|d_i| − 1)⁺ · side_i)²`, computed as `sort_nearest_first` computes it.
+fn gap_squared<const D: usize>(offset: &[i64; D], side: &[f64; D]) -> f64 {
+    (0..D).map(|i| axis_gap(offset[i], side[i]).powi(2)).sum()
+}
+
 /// The difference of linear keys that an offset in cells makes (wrapping: negative offsets
 /// become large keys that wrap back when added to a cell's key).
 fn key_offset<const D: usize>(offset: &[i64; D], strides: &[u64; D]) -> u64 {
@@ -245,7 +292,11 @@ fn key_offset<const D: usize>(offset: &[i64; D], strides: &[u64; D]) -> u64 {
 /// Groups offsets (sorted nearest first) into runs along the last axis. For fixed leading
 /// coordinates the bound grows with |d_last|, so each group is one interval of d_last; groups
 /// keep the order of their nearest member.
-fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row> {
+fn rows_of<const D: usize>(
+    offsets: &[[i64; D]],
+    strides: &[u64; D],
+    side: &[f64; D],
+) -> (Vec<Row>, Vec<RowGap>) {
     let mut groups: Vec<([i64; D], i64, i64)> = Vec::new();
     for o in offsets {
         let mut prefix = *o;
@@ -259,6 +310,7 @@ fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row>
         }
     }
     let mut rows = Vec::new();
+    let mut gaps = Vec::new();
     for (mut prefix, low, high) in groups {
         // Runs longer than one occupancy read (only in very high dimensions) are split.
         let mut first = low;
@@ -271,10 +323,17 @@ fn rows_of<const D: usize>(offsets: &[[i64; D]], strides: &[u64; D]) -> Vec<Row>
                 len: len as u32,
                 turn: turn as u32,
             });
+            let last = first + len - 1;
+            let nearest = if first <= 0 && 0 <= last { 0 } else { first.abs().min(last.abs()) };
+            let mut leading = prefix;
+            leading[D - 1] = 0;
+            let prefix_gap = gap_squared(&leading, side);
+            let min = prefix_gap + axis_gap(nearest, side[D - 1]).powi(2);
+            gaps.push(RowGap { prefix: prefix_gap, first, min });
             first += len;
         }
     }
-    rows
+    (rows, gaps)
 }
 
 /// How many runs of cells [`Grid::warm_around`](super::Grid::warm_around) reads per active
@@ -480,6 +539,38 @@ mod tests {
             o.iter().map(|d| ((d.abs() - 1).max(0) as f64 * side).powi(2)).sum()
         };
         assert!(offsets.windows(2).all(|w| bound(&w[0]) <= bound(&w[1])));
+    }
+
+    #[test]
+    fn offset_and_row_bounds_match_the_offsets() {
+        // Cells of side 1 with a reach of 4 (a radius field with rmax/rmin = 4), closed box.
+        let domain = Domain::from_origin_and_extent([0.0; 3], [20.0; 3]).expect("valid");
+        let layout = GridLayout::new(&domain, 1.0, 4.0, usize::MAX).expect("valid");
+        let side = layout.side;
+        // Offset bounds are B(d), non-decreasing (the scans that stop early rely on it).
+        assert_eq!(layout.offset_gaps.len(), layout.offsets.len());
+        for (o, &g) in layout.offsets.iter().zip(&layout.offset_gaps) {
+            assert_eq!(g, gap_squared(o, &side));
+        }
+        assert!(layout.offset_gaps.windows(2).all(|w| w[0] <= w[1]));
+        // Each run's cells have bound prefix + last_gaps[|first + along|], the smallest of
+        // which is the run's min; together the runs hold exactly the offsets.
+        let mut cells = 0;
+        for (row, gap) in layout.rows.iter().zip(&layout.row_gaps) {
+            let bounds: Vec<f64> = (0..row.len as i64)
+                .map(|along| {
+                    gap.prefix + layout.last_gaps[(gap.first + along).unsigned_abs() as usize]
+                })
+                .collect();
+            assert_eq!(bounds.iter().copied().fold(f64::INFINITY, f64::min), gap.min);
+            for (along, bound) in bounds.iter().enumerate() {
+                let key = row.start.wrapping_add(along as u64);
+                let index = layout.key_offsets.iter().position(|&k| k == key).expect("listed");
+                assert_eq!(*bound, layout.offset_gaps[index]);
+            }
+            cells += row.len as usize;
+        }
+        assert_eq!(cells, layout.offsets.len());
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //!   points) and the nearest-neighbour cells of best candidate (about 2^(D/2) points,
 //!   searched by `nearest`);
 //! - `conflict`: the rule that says when two points are too close. The grid's query is
-//!   generic over it; every sampler today uses `ConstantRadius`.
+//!   generic over it: `ConstantRadius` for one radius, `FieldRule` for a radius field with
+//!   a pair rule (whose query also narrows its reach per candidate).
 //!
 //! The correctness argument for the neighbourhood is in docs/algorithms.md.
 
@@ -17,7 +18,7 @@ pub(crate) mod layout;
 pub(crate) mod nearest;
 pub(crate) mod storage;
 
-pub(crate) use conflict::ConstantRadius;
+pub(crate) use conflict::{ConstantRadius, FieldRule};
 pub(crate) use layout::GridLayout;
 pub(crate) use storage::{CellHeads, DenseHeads, Grid, HashedHeads};
 
@@ -83,6 +84,35 @@ pub(crate) const MORE: u32 = 1 << 31;
 /// The largest number of points a grid can index (a link is a 31-bit index and [`MORE`]; one
 /// value is NONE).
 pub(crate) const MAX_GRID_POINTS: usize = (MORE - 1) as usize;
+
+/// The most grid cells a radius field's search may visit per candidate (about 4 million):
+/// the neighbour table is built once per sampler and its size grows as `(rmax/rmin)^D`.
+pub(crate) const FIELD_NEIGHBOURHOOD_LIMIT: usize = 1 << 22;
+
+/// Refuses radius bounds whose search (cells of side `rmin` or `rmin/√D`, reach `rmax`)
+/// would visit more than [`FIELD_NEIGHBOURHOOD_LIMIT`] cells: the table alone would take
+/// too long to build and too much memory.
+pub(crate) fn check_field_reach<const D: usize>(
+    rmin: f64,
+    rmax: f64,
+    resolution: GridResolution,
+) -> Result<(), Error> {
+    let side = match resolution {
+        GridResolution::Fine => rmin / (D as f64).sqrt(),
+        GridResolution::Coarse => rmin,
+    };
+    // The offsets within reach lie in a ball of radius reach/side + 1 cells (a slight
+    // over-estimate of their number).
+    let cells = crate::packing::unit_ball_volume(D) * (rmax / side + 1.0).powi(D as i32);
+    if cells > FIELD_NEIGHBOURHOOD_LIMIT as f64 {
+        return Err(Error::RadiusRatioTooLarge {
+            ratio: rmax / rmin,
+            cells,
+            limit: FIELD_NEIGHBOURHOOD_LIMIT,
+        });
+    }
+    Ok(())
+}
 
 /// Validates the point limit of a sampler whose points live in a grid: at least 1 and no more
 /// than [`MAX_GRID_POINTS`].

@@ -1,7 +1,7 @@
 //! Where the points of one run live: cell heads (dense array or hash map), per-point chains,
 //! and the conflict query.
 
-use super::conflict::ConflictRule;
+use super::conflict::{ConflictRule, FieldRule};
 use super::layout::GridLayout;
 use super::{MORE, NONE};
 use crate::point::{Point, distance_squared};
@@ -47,6 +47,17 @@ pub(crate) trait CellHeads {
         &self,
         layout: &GridLayout<D>,
         base: u64,
+        visit: impl FnMut(u32) -> bool,
+    ) -> bool;
+    /// [`any_neighbour`](Self::any_neighbour) for a query whose reach varies: only the
+    /// occupied cells whose lower bound `B(d)` is below `reach_squared` and that `may_hold`
+    /// (given the cell's key and bound) are visited.
+    fn any_neighbour_within<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        reach_squared: f64,
+        may_hold: impl Fn(u64, f64) -> bool,
         visit: impl FnMut(u32) -> bool,
     ) -> bool;
 }
@@ -121,6 +132,35 @@ impl CellHeads for DenseHeads {
         }
         false
     }
+    #[inline(always)]
+    fn any_neighbour_within<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        reach_squared: f64,
+        may_hold: impl Fn(u64, f64) -> bool,
+        mut visit: impl FnMut(u32) -> bool,
+    ) -> bool {
+        for (row, gap) in layout.rows.iter().zip(&layout.row_gaps) {
+            if gap.min >= reach_squared {
+                continue;
+            }
+            let first = base.wrapping_add(row.start);
+            let mut bits = self.occupancy(first, row.len).rotate_right(row.turn);
+            while bits != 0 {
+                let along = (bits.trailing_zeros() + row.turn) & 63;
+                let key = first + along as u64;
+                let d_last = (gap.first + along as i64).unsigned_abs() as usize;
+                let bound = gap.prefix + layout.last_gaps[d_last];
+                if bound < reach_squared && may_hold(key, bound) && visit(self.heads[key as usize])
+                {
+                    return true;
+                }
+                bits &= bits - 1;
+            }
+        }
+        false
+    }
 }
 
 /// Cell heads in a hash map: memory follows the number of points, not the box volume.
@@ -156,6 +196,29 @@ impl CellHeads for HashedHeads {
             Some(&head) => visit(head),
             None => false,
         })
+    }
+    #[inline(always)]
+    fn any_neighbour_within<const D: usize>(
+        &self,
+        layout: &GridLayout<D>,
+        base: u64,
+        reach_squared: f64,
+        may_hold: impl Fn(u64, f64) -> bool,
+        mut visit: impl FnMut(u32) -> bool,
+    ) -> bool {
+        // The offsets are sorted by their bound: the first one out of reach ends the search.
+        layout
+            .key_offsets
+            .iter()
+            .zip(&layout.offset_gaps)
+            .take_while(|&(_, &bound)| bound < reach_squared)
+            .any(|(&delta, &bound)| {
+                let key = base.wrapping_add(delta);
+                match self.0.get(&key) {
+                    Some(&head) => may_hold(key, bound) && visit(head),
+                    None => false,
+                }
+            })
     }
 }
 
@@ -295,8 +358,64 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         self.previous.push(*slot);
         *slot = if *slot == NONE { index } else { index | MORE };
         self.points.push(p);
-        self.rule.record(index, spacing);
+        self.rule.record(index, key, spacing);
         index
+    }
+
+    /// The conflict rule, with whatever it keeps per point.
+    pub(crate) fn rule(&self) -> &C {
+        &self.rule
+    }
+
+    /// Gives up the grid, keeping its points and its rule.
+    pub(crate) fn into_points_and_rule(self) -> (Vec<Point<D>>, C) {
+        (self.points, self.rule)
+    }
+}
+
+impl<const D: usize, H: CellHeads> Grid<D, H, FieldRule> {
+    /// Whether a stored point conflicts with a candidate `p` of radius `r` under the field's
+    /// pair rule: [`has_conflict`](Self::has_conflict) with the search narrowed to what
+    /// this candidate can conflict with. Offsets and runs of cells beyond the reach
+    /// `rule(r, largest radius stored)` are skipped, and on a dense grid so are occupied cells
+    /// whose radius bound keeps them out of reach (see `FieldRule`). Every skipped cell's
+    /// lower bound clears the pair distance of any point it could hold, so the answer is
+    /// the same as a full search's (docs/algorithms.md, "Variable radius").
+    #[inline]
+    pub(crate) fn has_conflict_within(&self, p: &Point<D>, r: f64) -> bool {
+        let layout = &*self.layout;
+        let rule = &self.rule;
+        let reach_squared = rule.reach_squared(r);
+        let cell = layout.cell_of(p);
+        let may_hold = |key: u64, bound: f64| rule.cell_may_conflict(r, key, bound);
+        if layout.domain.is_periodic() {
+            let toroidal = |a: &Point<D>, b: &Point<D>| layout.domain.distance_squared(a, b);
+            layout
+                .offsets
+                .iter()
+                .zip(&layout.offset_gaps)
+                .take_while(|&(_, &bound)| bound < reach_squared)
+                .any(|(offset, &bound)| {
+                    let mut key = 0;
+                    for i in 0..D {
+                        let n = layout.cells[i] as i64;
+                        key +=
+                            (cell[i] as i64 + offset[i]).rem_euclid(n) as u64 * layout.strides[i];
+                    }
+                    let head = self.heads.head(key);
+                    head != NONE
+                        && may_hold(key, bound)
+                        && self.chain_conflicts(head, p, r, toroidal)
+                })
+        } else {
+            self.heads.any_neighbour_within(
+                layout,
+                layout.key_of(&cell),
+                reach_squared,
+                may_hold,
+                |head| self.chain_conflicts(head, p, r, distance_squared),
+            )
+        }
     }
 }
 

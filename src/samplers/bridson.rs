@@ -7,8 +7,10 @@
 use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
+use crate::field::{FieldSetup, PairRule, RadiusField, field_layout, resolve_field};
 use crate::grid::{
-    CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads, Tuning,
+    CellHeads, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, GridResolution,
+    HashedHeads, Tuning,
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
@@ -50,6 +52,14 @@ pub enum CandidateDistance {
 /// Configured with [`Bridson::builder`] (or [`Bridson::new`] for the defaults), whose
 /// [`build`](BridsonBuilder::build) checks everything once, the point limit included.
 ///
+/// **Variable radius.** With a [`RadiusField`] ([`Bridson::builder_with_field`] or
+/// [`BridsonBuilder::with_radius_field`]) each point `p` has its own radius `r(p)`, the
+/// candidates around an active point `p` are drawn in the shell `[r(p), 2r(p)]`, and every
+/// pair keeps the distance of the [`PairRule`] (`max(rᵢ, rⱼ)` by default). The output's
+/// [`PointSet::radii`] holds each point's radius. A field value that is NaN, not positive
+/// or outside the field's bounds stops the run with [`StopReason::InvalidField`]
+/// (docs/algorithms.md, "Variable radius").
+///
 /// ```
 /// use poisson_nd::{Bridson, Domain, FillSampler, Sampler};
 /// let bridson = Bridson::new(Domain::<2>::unit(), 0.05)?;
@@ -73,6 +83,11 @@ pub struct Bridson<const D: usize> {
     /// Shared with every run's grid.
     layout: Arc<GridLayout<D>>,
     candidate_distance: CandidateDistance,
+    /// The radius field and pair rule, `None` for one radius (`radius` is then the field's
+    /// rmin).
+    field: Option<FieldSetup<D>>,
+    /// Darts thrown when no point is active (radius fields only).
+    restart_darts: u32,
 }
 
 /// The configuration of a [`Bridson`] sampler before it is checked: every setter is
@@ -86,9 +101,46 @@ pub struct BridsonBuilder<const D: usize> {
     resolution: GridResolution,
     tuning: Tuning,
     candidate_distance: CandidateDistance,
+    field: Option<Arc<dyn RadiusField<D>>>,
+    pair_rule: PairRule,
+    restart_darts: u32,
 }
 
 impl<const D: usize> BridsonBuilder<D> {
+    /// Sets how many uniform darts a run with a radius field throws when no point is active
+    /// (default [`defaults::RESTART_DARTS`]): the first that keeps the pair rule's distance
+    /// is stored and the run grows from it again; when all miss, the run ends. Where the
+    /// field grows by more than 2× from one point to the next (3× under
+    /// [`PairRule::Mean`]), no candidate of the shell `[r(p), 2r(p)]` can be accepted across
+    /// the step, so regions behind such steps are reached only this way
+    /// (docs/algorithms.md, "Variable radius"). 0 turns it off. Without a field (or with a
+    /// constant one) it changes nothing.
+    #[must_use]
+    pub fn with_restart_darts(mut self, darts: u32) -> Self {
+        self.restart_darts = darts;
+        self
+    }
+
+    /// Replaces the radius by a radius field: each point gets the radius the field gives at
+    /// its position, and every pair keeps the distance of the pair rule
+    /// ([`with_pair_rule`](Self::with_pair_rule), default [`PairRule::Max`]). The field's
+    /// bounds `(rmin, rmax)` size the grid and are checked by [`build`](Self::build); the
+    /// point limit is checked against `rmin`. A [`ConstantField`](crate::field::ConstantField)
+    /// runs the constant-radius code: the same points as [`Bridson::new`] with its radius.
+    #[must_use]
+    pub fn with_radius_field(mut self, field: impl RadiusField<D> + 'static) -> Self {
+        self.field = Some(Arc::new(field));
+        self
+    }
+
+    /// Sets the pair rule of a radius field (default [`PairRule::Max`]); without a field
+    /// (or with a constant one) every rule is the one radius and this changes nothing.
+    #[must_use]
+    pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
+        self.pair_rule = rule;
+        self
+    }
+
     /// Sets `k`, the candidates tried around an active point before it retires (default
     /// [`defaults::ATTEMPTS`], 30). More attempts give denser sets at a higher cost; `k = 0`
     /// is an error at [`build`](Self::build).
@@ -135,27 +187,36 @@ impl<const D: usize> BridsonBuilder<D> {
     /// Errors: a radius that is not finite and positive; `k = 0`; a point limit of
     /// 0 or above 2147483647; a radius so small for the box that its densest packing would
     /// pass the point limit ([`Error::TooManyPoints`]); a grid with more cells than can be
-    /// indexed.
+    /// indexed. With a radius field: bounds that are not `0 < rmin ≤ rmax < ∞`
+    /// ([`Error::InvalidRadiusBounds`]); `rmin` too small for the point limit (as a radius);
+    /// `rmax/rmin` so large that the grid's search would be too wide
+    /// ([`Error::RadiusRatioTooLarge`]).
     pub fn build(self) -> Result<Bridson<D>, Error> {
-        check_radius(&self.domain, self.radius, self.max_points)?;
+        let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
+        check_radius(&self.domain, radius, self.max_points)?;
         if self.attempts == 0 {
             return Err(Error::ZeroCount("k (attempts per active point)"));
         }
-        let layout = GridLayout::for_rule(
-            &self.domain,
-            &ConstantRadius::new(self.radius),
-            self.resolution,
-            self.tuning.dense_grid_limit(),
-        )?;
+        let layout = match &field {
+            None => GridLayout::for_rule(
+                &self.domain,
+                &ConstantRadius::new(radius),
+                self.resolution,
+                self.tuning.dense_grid_limit(),
+            )?,
+            Some(setup) => field_layout(&self.domain, setup, self.resolution, self.tuning)?,
+        };
         Ok(Bridson {
             domain: self.domain,
-            radius: self.radius,
+            radius,
             attempts: self.attempts,
             max_points: self.max_points,
             resolution: self.resolution,
             tuning: self.tuning,
             layout: Arc::new(layout),
             candidate_distance: self.candidate_distance,
+            field,
+            restart_darts: self.restart_darts,
         })
     }
 }
@@ -172,7 +233,36 @@ impl<const D: usize> Bridson<D> {
             resolution: GridResolution::default(),
             tuning: Tuning::default(),
             candidate_distance: CandidateDistance::default(),
+            field: None,
+            pair_rule: PairRule::default(),
+            restart_darts: defaults::RESTART_DARTS,
         }
+    }
+
+    /// The configuration of Bridson's sampler in `domain` with a radius field (see
+    /// [`BridsonBuilder::with_radius_field`]), pair rule [`PairRule::Max`] and every other
+    /// default.
+    ///
+    /// ```
+    /// use poisson_nd::{Bridson, Domain, FillSampler, Sampler, field::{FnField, PairRule}};
+    /// let domain = Domain::<2>::unit().periodic();
+    /// // Finer towards the right.
+    /// let field = FnField::new(|p: &[f64; 2]| 0.08 - 0.06 * p[0], 0.02, 0.08)?;
+    /// let sampler = Bridson::builder_with_field(domain, field)
+    ///     .with_pair_rule(PairRule::Mean)
+    ///     .build()?;
+    /// assert_eq!(sampler.min_distance(), Some(0.02)); // rmin, for every rule
+    /// let set = sampler.fill_seeded(5);
+    /// let radii = set.radii.expect("one radius per point");
+    /// assert!(radii.iter().all(|r| (0.02..=0.08).contains(r)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn builder_with_field(
+        domain: Domain<D>,
+        field: impl RadiusField<D> + 'static,
+    ) -> BridsonBuilder<D> {
+        let (rmin, _) = field.bounds();
+        Self::builder(domain, rmin).with_radius_field(field)
     }
 
     /// Bridson's sampler with every default: `Bridson::builder(domain, radius).build()`.
@@ -191,7 +281,30 @@ impl<const D: usize> Bridson<D> {
             resolution: self.resolution,
             tuning: self.tuning,
             candidate_distance: self.candidate_distance,
+            field: self.field.as_ref().map(|setup| Arc::clone(&setup.field)),
+            pair_rule: self.pair_rule(),
+            restart_darts: self.restart_darts,
         }
+    }
+
+    /// Darts thrown when no point is active, in a run with a radius field.
+    pub fn restart_darts(&self) -> u32 {
+        self.restart_darts
+    }
+
+    /// The radius field, `None` for one radius (a constant field is one radius).
+    pub fn radius_field(&self) -> Option<&dyn RadiusField<D>> {
+        self.field.as_ref().map(|setup| &*setup.field)
+    }
+
+    /// The pair rule of the radius field ([`PairRule::Max`] without one).
+    pub fn pair_rule(&self) -> PairRule {
+        self.field.as_ref().map_or(PairRule::default(), |setup| setup.rule)
+    }
+
+    /// The radius bounds `(rmin, rmax)`: `(r, r)` for one radius.
+    pub fn radius_bounds(&self) -> (f64, f64) {
+        self.field.as_ref().map_or((self.radius, self.radius), |setup| (setup.rmin, setup.rmax))
     }
 
     /// How candidates are spread over the shell.
@@ -199,7 +312,8 @@ impl<const D: usize> Bridson<D> {
         self.candidate_distance
     }
 
-    /// The minimum distance.
+    /// The minimum distance: the radius, or with a radius field its lower bound rmin (the
+    /// distance every pair keeps whatever the pair rule).
     pub fn radius(&self) -> f64 {
         self.radius
     }
@@ -249,7 +363,18 @@ impl<const D: usize> Bridson<D> {
     /// A candidate in the shell `[r, 2r]` around `centre`, spread as `candidate_distance` says.
     #[inline(always)]
     fn shell_candidate<R: Rng + ?Sized>(&self, centre: &Point<D>, rng: &mut R) -> Point<D> {
-        let r = self.radius;
+        self.shell_candidate_at(centre, self.radius, rng)
+    }
+
+    /// A candidate in the shell `[r, 2r]` around `centre` for a given `r` (a radius field's
+    /// value at the centre), spread as `candidate_distance` says.
+    #[inline(always)]
+    fn shell_candidate_at<R: Rng + ?Sized>(
+        &self,
+        centre: &Point<D>,
+        r: f64,
+        rng: &mut R,
+    ) -> Point<D> {
         let by_volume = self.candidate_distance == CandidateDistance::UniformInVolume;
         if D <= 4 && by_volume {
             // Uniform in the shell, by rejection from the cube [-2r, 2r)^D (in units of 2r):
@@ -325,6 +450,8 @@ impl<const D: usize> Sampler<D> for Bridson<D> {
         &self.domain
     }
 
+    /// The radius; with a radius field, its lower bound rmin, which every pair keeps under
+    /// every pair rule.
     fn min_distance(&self) -> Option<f64> {
         Some(self.radius)
     }
@@ -332,10 +459,14 @@ impl<const D: usize> Sampler<D> for Bridson<D> {
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
         let target = n.min(self.max_points);
         if target == 0 {
-            return PointSet::new(Vec::new(), self.domain, StopReason::TargetReached, 0);
+            let mut set = PointSet::new(Vec::new(), self.domain, StopReason::TargetReached, 0);
+            set.radii = self.field.as_ref().map(|_| Vec::new());
+            return set;
         }
         let estimate = max_points_estimate(&self.domain, self.radius) as usize;
-        let mut fill = BridsonFill::new(self.clone(), target.min(estimate));
+        // With a field the estimate (at rmin) can be far above the count: reserve less.
+        let capacity = if self.field.is_some() { estimate.min(1 << 16) } else { estimate };
+        let mut fill = BridsonFill::new(self.clone(), target.min(capacity));
         fill.add_random(rng);
         let stop = match fill.run_until(target, rng) {
             StopReason::TargetReached if target < n => StopReason::PointLimit,
@@ -369,21 +500,42 @@ pub enum FillStep {
     Exhausted,
     /// The point limit is reached.
     PointLimit,
+    /// The radius field gave an invalid value (see [`BridsonFill::field_error`]); the run
+    /// cannot go on.
+    InvalidField,
 }
 
-/// The grid of a run, in the storage the layout chose; the loop is compiled once for each.
+/// The grid of a run, in the storage the layout chose and with the sampler's conflict rule;
+/// the loop is compiled once for each.
 #[derive(Debug)]
 enum FillGrid<const D: usize> {
     Dense(Grid<D, DenseHeads, ConstantRadius>),
     Hashed(Grid<D, HashedHeads, ConstantRadius>),
+    FieldDense(Grid<D, DenseHeads, FieldRule>),
+    FieldHashed(Grid<D, HashedHeads, FieldRule>),
 }
 
-/// Runs `$body` with `$grid` bound to the run's grid, whatever its storage.
+/// Runs `$body` with `$grid` bound to the run's grid, whatever its storage and rule.
 macro_rules! with_grid {
     ($fill:expr, $grid:ident => $body:expr) => {
         match $fill {
             FillGrid::Dense($grid) => $body,
             FillGrid::Hashed($grid) => $body,
+            FillGrid::FieldDense($grid) => $body,
+            FillGrid::FieldHashed($grid) => $body,
+        }
+    };
+}
+
+/// Runs `$constant` with `$grid` bound to a constant-radius grid, `$field` with it bound to
+/// a radius field's grid.
+macro_rules! by_rule {
+    ($fill:expr, $grid:ident => constant: $constant:expr, field: $field:expr) => {
+        match $fill {
+            FillGrid::Dense($grid) => $constant,
+            FillGrid::Hashed($grid) => $constant,
+            FillGrid::FieldDense($grid) => $field,
+            FillGrid::FieldHashed($grid) => $field,
         }
     };
 }
@@ -429,17 +581,30 @@ pub struct BridsonFill<const D: usize> {
     attempts: u64,
     /// Why the latest run stopped.
     stop: StopReason,
+    /// The radius field's invalid value that stopped the run, if any.
+    field_error: Option<Error>,
 }
 
 impl<const D: usize> BridsonFill<D> {
     /// An empty run of `sampler`, with room for `capacity` points before it reallocates.
     fn new(sampler: Bridson<D>, capacity: usize) -> Self {
-        let rule = ConstantRadius::new(sampler.radius);
         let layout = Arc::clone(&sampler.layout);
-        let grid = if layout.is_dense() {
-            FillGrid::Dense(Grid::new(layout, rule, capacity))
-        } else {
-            FillGrid::Hashed(Grid::new(layout, rule, capacity))
+        let grid = match (&sampler.field, layout.is_dense()) {
+            (None, true) => {
+                FillGrid::Dense(Grid::new(layout, ConstantRadius::new(sampler.radius), capacity))
+            }
+            (None, false) => {
+                FillGrid::Hashed(Grid::new(layout, ConstantRadius::new(sampler.radius), capacity))
+            }
+            (Some(setup), true) => {
+                let keys = layout.key_count();
+                let rule = FieldRule::new(setup.rule, setup.rmin, setup.rmax, Some(keys));
+                FillGrid::FieldDense(Grid::new(layout, rule, capacity))
+            }
+            (Some(setup), false) => {
+                let rule = FieldRule::new(setup.rule, setup.rmin, setup.rmax, None);
+                FillGrid::FieldHashed(Grid::new(layout, rule, capacity))
+            }
         };
         BridsonFill {
             region: WholeDomain::new(sampler.domain),
@@ -448,7 +613,31 @@ impl<const D: usize> BridsonFill<D> {
             active: Vec::new(),
             attempts: 0,
             stop: StopReason::TargetReached,
+            field_error: None,
         }
+    }
+
+    /// Each point's radius, in the order of [`points`](Self::points), when the sampler has
+    /// a radius field; `None` for one radius.
+    pub fn radii(&self) -> Option<&[f64]> {
+        match &self.grid {
+            FillGrid::Dense(_) | FillGrid::Hashed(_) => None,
+            FillGrid::FieldDense(grid) => Some(grid.rule().radii()),
+            FillGrid::FieldHashed(grid) => Some(grid.rule().radii()),
+        }
+    }
+
+    /// The invalid radius-field value that stopped the run
+    /// ([`Error::FieldValueOutOfBounds`]), if one did; the run cannot go on after it.
+    pub fn field_error(&self) -> Option<&Error> {
+        self.field_error.as_ref()
+    }
+
+    /// Records an invalid field value: the run stops for good.
+    fn fail(&mut self, error: Error) -> StopReason {
+        self.field_error = Some(error);
+        self.stop = StopReason::InvalidField;
+        self.stop
     }
 
     /// The points so far, in the order they were stored.
@@ -484,19 +673,41 @@ impl<const D: usize> BridsonFill<D> {
     /// Stores `p` as an active point, unless it lies outside the region (outside a closed
     /// box; a periodic box wraps it), is closer than `r` to a stored point, or the point
     /// limit is reached. Returns whether it was stored. Stored points are never moved.
+    ///
+    /// With a radius field, `p` takes the field's radius at its (wrapped) position and must
+    /// keep the pair rule's distance to every stored point; an invalid field value there
+    /// is not stored and stops the run ([`field_error`](Self::field_error)).
     pub fn add(&mut self, p: Point<D>) -> bool {
-        if self.len() >= self.sampler.max_points {
+        if self.field_error.is_some() || self.len() >= self.sampler.max_points {
             return false;
         }
         let Some(p) = self.region.admit(&self.sampler.domain, &p) else { return false };
-        let index = with_grid!(&mut self.grid, grid => {
-            if grid.has_conflict(&p, ()) {
-                return false;
+        let setup = self.sampler.field.as_ref();
+        let stored = by_rule!(&mut self.grid, grid =>
+            constant: {
+                if grid.has_conflict(&p, ()) {
+                    return false;
+                }
+                Ok(grid.insert(p, ()))
+            },
+            field: match setup.map(|setup| setup.radius_at(&p)) {
+                Some(Ok(r)) if grid.has_conflict_within(&p, r) => return false,
+                Some(Ok(r)) => Ok(grid.insert(p, r)),
+                Some(Err(error)) => Err(error),
+                // A field grid always has its field.
+                None => return false,
             }
-            grid.insert(p, ())
-        });
-        self.active.push(index);
-        true
+        );
+        match stored {
+            Ok(index) => {
+                self.active.push(index);
+                true
+            }
+            Err(error) => {
+                self.fail(error);
+                false
+            }
+        }
     }
 
     /// Draws one point uniformly in the domain and [`add`](Self::add)s it (one attempt):
@@ -511,35 +722,65 @@ impl<const D: usize> BridsonFill<D> {
     /// the first with no point closer than `r` is stored and becomes active, and if none
     /// is, the active point retires.
     pub fn step<R: Rng + ?Sized>(&mut self, rng: &mut R) -> FillStep {
+        if self.field_error.is_some() {
+            return FillStep::InvalidField;
+        }
         if self.len() >= self.sampler.max_points {
             self.stop = StopReason::PointLimit;
             return FillStep::PointLimit;
         }
-        if self.active.is_empty() {
+        // A field run restarts with darts instead (see `with_restart_darts`).
+        if self.active.is_empty() && self.sampler.field.is_none() {
             self.stop = StopReason::Exhausted;
             return FillStep::Exhausted;
         }
         let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
         let mut attempts = self.attempts;
-        let added = with_grid!(&mut self.grid, grid => {
-            try_around(sampler, region, grid, active, &mut attempts, rng)
-        });
+        let restart = active.is_empty();
+        let added = by_rule!(&mut self.grid, grid =>
+            constant: Ok(try_around(sampler, region, grid, active, &mut attempts, rng)),
+            field: if restart {
+                restart_field(sampler, region, grid, active, &mut attempts, rng)
+            } else {
+                try_around_field(sampler, region, grid, active, &mut attempts, rng)
+            }
+        );
         self.attempts = attempts;
-        if added { FillStep::Added(self.len() - 1) } else { FillStep::Retired }
+        match added {
+            Ok(true) => FillStep::Added(self.len() - 1),
+            Ok(false) if restart => {
+                self.stop = StopReason::Exhausted;
+                FillStep::Exhausted
+            }
+            Ok(false) => FillStep::Retired,
+            Err(error) => {
+                self.fail(error);
+                FillStep::InvalidField
+            }
+        }
     }
 
     /// Steps until there are `target` points ([`StopReason::TargetReached`]), no point is
     /// active ([`StopReason::Exhausted`]) or the point limit stops it first
     /// ([`StopReason::PointLimit`]). Can be called again, with a higher target or after
-    /// adding points.
+    /// adding points. A radius field's invalid value stops it for good
+    /// ([`StopReason::InvalidField`]).
     pub fn run_until<R: Rng + ?Sized>(&mut self, target: usize, rng: &mut R) -> StopReason {
+        if self.field_error.is_some() {
+            return StopReason::InvalidField;
+        }
         let limit = target.min(self.sampler.max_points);
         let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
         let mut attempts = self.attempts;
-        let exhausted = with_grid!(&mut self.grid, grid => {
-            run_loop(sampler, region, grid, active, &mut attempts, limit, rng)
-        });
+        let exhausted = by_rule!(&mut self.grid, grid =>
+            constant: Ok(run_loop(sampler, region, grid, active, &mut attempts, limit, rng)),
+            field: run_loop_field(sampler, region, grid, active, &mut attempts, limit, rng)
+        );
         self.attempts = attempts;
+        let exhausted = match exhausted {
+            Ok(exhausted) => exhausted,
+            Err(error) => return self.fail(error),
+        };
         self.stop = if exhausted {
             StopReason::Exhausted
         } else if limit == target {
@@ -559,11 +800,22 @@ impl<const D: usize> BridsonFill<D> {
         }
     }
 
-    /// Ends the run: its points, with the reason the latest run stopped and the attempts.
+    /// Ends the run: its points (and their radii, with a radius field), with the reason
+    /// the latest run stopped, the attempts, and the field's invalid value if it stopped
+    /// the run.
     pub fn into_point_set(self) -> PointSet<D> {
         let domain = self.sampler.domain;
-        let points = with_grid!(self.grid, grid => grid.into_points());
-        PointSet::new(points, domain, self.stop, self.attempts)
+        let (points, radii) = by_rule!(self.grid, grid =>
+            constant: (grid.into_points(), None),
+            field: {
+                let (points, rule) = grid.into_points_and_rule();
+                (points, Some(rule.into_radii()))
+            }
+        );
+        let mut set = PointSet::new(points, domain, self.stop, self.attempts);
+        set.radii = radii;
+        set.field_error = self.field_error;
+        set
     }
 }
 
@@ -631,4 +883,105 @@ fn try_around<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
     }
     active.swap_remove(slot);
     false
+}
+
+/// [`run_loop`] for a radius field: steps until `target` points or until no point is
+/// active (returns whether the latter ended it), or until the field gives an invalid value
+/// (the error).
+fn run_loop_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+    sampler: &Bridson<D>,
+    region: &G,
+    grid: &mut Grid<D, H, FieldRule>,
+    active: &mut Vec<u32>,
+    attempts: &mut u64,
+    target: usize,
+    rng: &mut R,
+) -> Result<bool, Error> {
+    let mut count = *attempts;
+    let mut outcome = Ok(false);
+    while grid.points().len() < target {
+        let step = if active.is_empty() {
+            match restart_field(sampler, region, grid, active, &mut count, rng) {
+                Ok(false) => {
+                    outcome = Ok(true);
+                    break;
+                }
+                other => other,
+            }
+        } else {
+            try_around_field(sampler, region, grid, active, &mut count, rng)
+        };
+        if let Err(error) = step {
+            outcome = Err(error);
+            break;
+        }
+    }
+    *attempts = count;
+    outcome
+}
+
+/// When no point is active in a field run: up to `restart_darts` uniform darts in the
+/// domain; the first in the region that keeps the pair rule is stored and active (returns
+/// true). Each dart is an attempt.
+fn restart_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+    sampler: &Bridson<D>,
+    region: &G,
+    grid: &mut Grid<D, H, FieldRule>,
+    active: &mut Vec<u32>,
+    attempts: &mut u64,
+    rng: &mut R,
+) -> Result<bool, Error> {
+    let Some(setup) = &sampler.field else { return Ok(false) };
+    for _ in 0..sampler.restart_darts {
+        let dart = sampler.domain.uniform_point(rng);
+        *attempts += 1;
+        if !region.contains_box_point(&dart) {
+            continue;
+        }
+        let r = setup.radius_at(&dart)?;
+        if !grid.has_conflict_within(&dart, r) {
+            active.push(grid.insert(dart, r));
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// [`try_around`] for a radius field: candidates in the shell `[r(c), 2r(c)]` around a
+/// random active point `c`, each with the field's radius at its position and tested with
+/// the pair rule. An invalid field value ends the step with its error (the active point
+/// stays active; nothing is stored).
+#[inline(always)]
+fn try_around_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+    sampler: &Bridson<D>,
+    region: &G,
+    grid: &mut Grid<D, H, FieldRule>,
+    active: &mut Vec<u32>,
+    attempts: &mut u64,
+    rng: &mut R,
+) -> Result<bool, Error> {
+    // A field grid is only made for a sampler with a field.
+    let Some(setup) = &sampler.field else { return Ok(false) };
+    let slot = uniform_index(rng, active.len());
+    let index = active[slot];
+    let centre = grid.points()[index as usize];
+    let r = grid.rule().radius_of(index);
+    std::hint::black_box(grid.warm_around(&centre));
+    // Drawn one step ahead, as in `try_around`.
+    let mut next = sampler.shell_candidate_at(&centre, r, rng);
+    for attempt in 1..=sampler.attempts {
+        *attempts += 1;
+        let candidate = next;
+        if attempt < sampler.attempts {
+            next = sampler.shell_candidate_at(&centre, r, rng);
+        }
+        let Some(candidate) = region.admit(&sampler.domain, &candidate) else { continue };
+        let candidate_radius = setup.radius_at(&candidate)?;
+        if !grid.has_conflict_within(&candidate, candidate_radius) {
+            active.push(grid.insert(candidate, candidate_radius));
+            return Ok(true);
+        }
+    }
+    active.swap_remove(slot);
+    Ok(false)
 }

@@ -3,8 +3,10 @@
 use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
+use crate::field::{FieldSetup, PairRule, RadiusField, field_layout, resolve_field};
 use crate::grid::{
-    CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, GridResolution, HashedHeads, Tuning,
+    CellHeads, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, GridResolution,
+    HashedHeads, Tuning,
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
@@ -41,6 +43,13 @@ use std::sync::Arc;
 /// Configured with [`DartThrowing::builder`] (or [`DartThrowing::new`] for the defaults),
 /// whose [`build`](DartThrowingBuilder::build) checks everything once.
 ///
+/// **Variable radius.** With a [`RadiusField`] ([`DartThrowing::builder_with_field`] or
+/// [`DartThrowingBuilder::with_radius_field`]) each dart takes the field's radius at its
+/// position and is accepted when it keeps the [`PairRule`]'s distance to every accepted
+/// point; [`PointSet::radii`] holds the radii. Both searches still give the same points. A
+/// field value that is NaN, not positive or outside the bounds stops the run with
+/// [`StopReason::InvalidField`].
+///
 /// ```
 /// use poisson_nd::{DartThrowing, Domain, FillSampler, GridResolution, Sampler};
 /// let domain = Domain::<2>::unit();
@@ -62,6 +71,9 @@ pub struct DartThrowing<const D: usize> {
     tuning: Tuning,
     /// The grid layout when accelerated, `None` for the naive search.
     grid: Option<(GridResolution, Arc<GridLayout<D>>)>,
+    /// The radius field and pair rule, `None` for one radius (`radius` is then the field's
+    /// rmin).
+    field: Option<FieldSetup<D>>,
 }
 
 /// The configuration of a [`DartThrowing`] sampler before it is checked: every setter is
@@ -74,9 +86,29 @@ pub struct DartThrowingBuilder<const D: usize> {
     max_points: usize,
     tuning: Tuning,
     grid: Option<GridResolution>,
+    field: Option<Arc<dyn RadiusField<D>>>,
+    pair_rule: PairRule,
 }
 
 impl<const D: usize> DartThrowingBuilder<D> {
+    /// Replaces the radius by a radius field, as
+    /// [`BridsonBuilder::with_radius_field`](crate::BridsonBuilder::with_radius_field)
+    /// does: each dart gets the field's radius at its position and must keep the pair
+    /// rule's distance ([`with_pair_rule`](Self::with_pair_rule), default
+    /// [`PairRule::Max`]) to every accepted point.
+    #[must_use]
+    pub fn with_radius_field(mut self, field: impl RadiusField<D> + 'static) -> Self {
+        self.field = Some(Arc::new(field));
+        self
+    }
+
+    /// Sets the pair rule of a radius field (default [`PairRule::Max`]).
+    #[must_use]
+    pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
+        self.pair_rule = rule;
+        self
+    }
+
     /// Sets how many darts in a row may miss before the run ends with
     /// [`StopReason::Exhausted`] (default [`defaults::MAX_MISSES`]); 0 is an error at
     /// [`build`](Self::build).
@@ -122,31 +154,40 @@ impl<const D: usize> DartThrowingBuilder<D> {
     /// Errors: a radius that is not finite and positive; `max_misses = 0`; a point
     /// limit of 0 or above 2147483647; a radius so small for the box that its densest
     /// packing would pass the point limit ([`Error::TooManyPoints`]); a grid with more cells
-    /// than can be indexed.
+    /// than can be indexed. With a radius field: bounds that are not `0 < rmin ≤ rmax < ∞`
+    /// ([`Error::InvalidRadiusBounds`]); `rmin` too small for the point limit; with a grid,
+    /// `rmax/rmin` so large that its search would be too wide
+    /// ([`Error::RadiusRatioTooLarge`]).
     pub fn build(self) -> Result<DartThrowing<D>, Error> {
-        check_radius(&self.domain, self.radius, self.max_points)?;
+        let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
+        check_radius(&self.domain, radius, self.max_points)?;
         if self.max_misses == 0 {
             return Err(Error::ZeroCount("max_misses"));
         }
-        let grid = match self.grid {
-            Some(resolution) => {
+        let grid = match (self.grid, &field) {
+            (Some(resolution), None) => {
                 let layout = GridLayout::for_rule(
                     &self.domain,
-                    &ConstantRadius::new(self.radius),
+                    &ConstantRadius::new(radius),
                     resolution,
                     self.tuning.dense_grid_limit(),
                 )?;
                 Some((resolution, Arc::new(layout)))
             }
-            None => None,
+            (Some(resolution), Some(setup)) => {
+                let layout = field_layout(&self.domain, setup, resolution, self.tuning)?;
+                Some((resolution, Arc::new(layout)))
+            }
+            (None, _) => None,
         };
         Ok(DartThrowing {
             domain: self.domain,
-            radius: self.radius,
+            radius,
             max_misses: self.max_misses,
             max_points: self.max_points,
             tuning: self.tuning,
             grid,
+            field,
         })
     }
 }
@@ -162,7 +203,20 @@ impl<const D: usize> DartThrowing<D> {
             max_points: defaults::MAX_POINTS,
             tuning: Tuning::default(),
             grid: None,
+            field: None,
+            pair_rule: PairRule::default(),
         }
+    }
+
+    /// The configuration of naive dart throwing in `domain` with a radius field (see
+    /// [`DartThrowingBuilder::with_radius_field`]), pair rule [`PairRule::Max`] and every
+    /// other default.
+    pub fn builder_with_field(
+        domain: Domain<D>,
+        field: impl RadiusField<D> + 'static,
+    ) -> DartThrowingBuilder<D> {
+        let (rmin, _) = field.bounds();
+        Self::builder(domain, rmin).with_radius_field(field)
     }
 
     /// Naive dart throwing with every default: `DartThrowing::builder(domain, radius).build()`.
@@ -180,7 +234,24 @@ impl<const D: usize> DartThrowing<D> {
             max_points: self.max_points,
             tuning: self.tuning,
             grid: self.grid_resolution(),
+            field: self.field.as_ref().map(|setup| Arc::clone(&setup.field)),
+            pair_rule: self.pair_rule(),
         }
+    }
+
+    /// The radius field, `None` for one radius (a constant field is one radius).
+    pub fn radius_field(&self) -> Option<&dyn RadiusField<D>> {
+        self.field.as_ref().map(|setup| &*setup.field)
+    }
+
+    /// The pair rule of the radius field ([`PairRule::Max`] without one).
+    pub fn pair_rule(&self) -> PairRule {
+        self.field.as_ref().map_or(PairRule::default(), |setup| setup.rule)
+    }
+
+    /// The radius bounds `(rmin, rmax)`: `(r, r)` for one radius.
+    pub fn radius_bounds(&self) -> (f64, f64) {
+        self.field.as_ref().map_or((self.radius, self.radius), |setup| (setup.rmin, setup.rmax))
     }
 
     /// The point limit.
@@ -188,7 +259,7 @@ impl<const D: usize> DartThrowing<D> {
         self.max_points
     }
 
-    /// The minimum distance.
+    /// The minimum distance: the radius, or with a radius field its lower bound rmin.
     pub fn radius(&self) -> f64 {
         self.radius
     }
@@ -230,6 +301,124 @@ impl<const D: usize> DartThrowing<D> {
             }
         }
         (accepted.into_points(), StopReason::TargetReached, attempts)
+    }
+
+    /// [`throw`](Self::throw) for a radius field: each dart in the region takes the field's
+    /// radius at its position (an invalid value ends the run with its error) and is tested
+    /// with the pair rule.
+    fn throw_field<R: Rng + ?Sized, A: FieldAccepted<D>, G: Region<D>>(
+        &self,
+        setup: &FieldSetup<D>,
+        mut accepted: A,
+        region: &G,
+        target: usize,
+        rng: &mut R,
+    ) -> FieldRun<D> {
+        let mut attempts = 0u64;
+        let mut misses = 0u64;
+        let mut stop = StopReason::TargetReached;
+        let mut error = None;
+        while accepted.len() < target {
+            let dart = self.domain.uniform_point(rng);
+            attempts += 1;
+            let miss = if region.contains_box_point(&dart) {
+                match setup.radius_at(&dart) {
+                    Ok(r) if !accepted.conflicts(&dart, r) => {
+                        accepted.insert(dart, r);
+                        false
+                    }
+                    Ok(_) => true,
+                    Err(e) => {
+                        error = Some(e);
+                        stop = StopReason::InvalidField;
+                        break;
+                    }
+                }
+            } else {
+                true
+            };
+            if miss {
+                misses += 1;
+                if misses >= self.max_misses {
+                    stop = StopReason::Exhausted;
+                    break;
+                }
+            } else {
+                misses = 0;
+            }
+        }
+        let (points, radii) = accepted.into_parts();
+        FieldRun { points, radii, stop, attempts, error }
+    }
+}
+
+/// What a dart-throwing run with a radius field returns.
+struct FieldRun<const D: usize> {
+    points: Vec<Point<D>>,
+    radii: Vec<f64>,
+    stop: StopReason,
+    attempts: u64,
+    error: Option<Error>,
+}
+
+/// The accepted points of a run with a radius field, and their radii.
+trait FieldAccepted<const D: usize> {
+    fn len(&self) -> usize;
+    /// Whether an accepted point is closer to `p` (of radius `r`) than the pair rule allows.
+    fn conflicts(&self, p: &Point<D>, r: f64) -> bool;
+    fn insert(&mut self, p: Point<D>, r: f64);
+    fn into_parts(self) -> (Vec<Point<D>>, Vec<f64>);
+}
+
+/// The naive search with a radius field: every accepted point, in plain lists.
+struct EveryPointField<const D: usize> {
+    points: Vec<Point<D>>,
+    radii: Vec<f64>,
+    rule: PairRule,
+    /// Side lengths of a periodic domain, `None` for a closed one.
+    torus: Option<[f64; D]>,
+}
+
+impl<const D: usize> FieldAccepted<D> for EveryPointField<D> {
+    fn len(&self) -> usize {
+        self.points.len()
+    }
+    fn conflicts(&self, p: &Point<D>, r: f64) -> bool {
+        // The same distances, argument order and comparison as the grid's rule.
+        let too_close = |d2: f64, rj: f64| {
+            let s = self.rule.distance(r, rj);
+            d2 < s * s
+        };
+        let pairs = self.points.iter().zip(&self.radii);
+        match &self.torus {
+            Some(extent) => pairs
+                .into_iter()
+                .any(|(q, &rj)| too_close(toroidal_distance_squared(p, q, extent), rj)),
+            None => pairs.into_iter().any(|(q, &rj)| too_close(distance_squared(p, q), rj)),
+        }
+    }
+    fn insert(&mut self, p: Point<D>, r: f64) {
+        self.points.push(p);
+        self.radii.push(r);
+    }
+    fn into_parts(self) -> (Vec<Point<D>>, Vec<f64>) {
+        (self.points, self.radii)
+    }
+}
+
+impl<const D: usize, H: CellHeads> FieldAccepted<D> for Grid<D, H, FieldRule> {
+    fn len(&self) -> usize {
+        self.points().len()
+    }
+    fn conflicts(&self, p: &Point<D>, r: f64) -> bool {
+        self.has_conflict_within(p, r)
+    }
+    fn insert(&mut self, p: Point<D>, r: f64) {
+        Grid::insert(self, p, r);
+    }
+    fn into_parts(self) -> (Vec<Point<D>>, Vec<f64>) {
+        let (points, rule) = self.into_points_and_rule();
+        (points, rule.into_radii())
     }
 }
 
@@ -303,11 +492,16 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
         &self.domain
     }
 
+    /// The radius; with a radius field, its lower bound rmin, which every pair keeps under
+    /// every pair rule.
     fn min_distance(&self) -> Option<f64> {
         Some(self.radius)
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
+        if let Some(setup) = &self.field {
+            return self.sample_field(setup, n, rng);
+        }
         let target = n.min(self.max_points);
         let capacity = target.min(max_points_estimate(&self.domain, self.radius) as usize);
         let capacity = capacity.min(1 << 20);
@@ -341,6 +535,53 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
 
     fn try_fill<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<PointSet<D>> {
         Some(self.fill(rng))
+    }
+}
+
+impl<const D: usize> DartThrowing<D> {
+    /// [`Sampler::sample`] with a radius field.
+    fn sample_field<R: Rng + ?Sized>(
+        &self,
+        setup: &FieldSetup<D>,
+        n: usize,
+        rng: &mut R,
+    ) -> PointSet<D> {
+        let target = n.min(self.max_points);
+        // The estimate (at rmin) can be far above the count: reserve less.
+        let capacity = target.min(max_points_estimate(&self.domain, self.radius) as usize);
+        let capacity = capacity.min(1 << 16);
+        let region = WholeDomain::new(self.domain);
+        let (rule, rmin, rmax) = (setup.rule, setup.rmin, setup.rmax);
+        let run = match &self.grid {
+            Some((_, layout)) if layout.is_dense() => {
+                let rule = FieldRule::new(rule, rmin, rmax, Some(layout.key_count()));
+                let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
+                self.throw_field(setup, grid, &region, target, rng)
+            }
+            Some((_, layout)) => {
+                let rule = FieldRule::new(rule, rmin, rmax, None);
+                let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
+                self.throw_field(setup, grid, &region, target, rng)
+            }
+            None => {
+                let accepted = EveryPointField {
+                    points: Vec::with_capacity(capacity),
+                    radii: Vec::with_capacity(capacity),
+                    rule,
+                    torus: self.domain.is_periodic().then_some(*self.domain.extent()),
+                };
+                self.throw_field(setup, accepted, &region, target, rng)
+            }
+        };
+        let stop = if run.stop == StopReason::TargetReached && target < n {
+            StopReason::PointLimit
+        } else {
+            run.stop
+        };
+        let mut set = PointSet::new(run.points, self.domain, stop, run.attempts);
+        set.radii = Some(run.radii);
+        set.field_error = run.error;
+        set
     }
 }
 
