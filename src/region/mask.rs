@@ -94,9 +94,8 @@ impl Mask {
             }
         }
         // Stored column-major ([i, j] in C order) so that axis 0 comes first.
-        let inside = (0..width * height)
-            .map(|k| values[(k % height) * width + k / height] >= 0.5)
-            .collect();
+        let inside =
+            (0..width * height).map(|k| values[(k % height) * width + k / height] >= 0.5).collect();
         let cells = Cells::new("mask", [width, height], inside)?;
         if !cells.any_inside() {
             return Err(Error::EmptyRegion("no mask pixel is at 0.5 or above".to_string()));
@@ -136,7 +135,11 @@ impl Region<2> for Mask {
     fn contains(&self, p: &Point<2>) -> bool {
         let (i, j) = (self.index(0, p[0]), self.index(1, p[1]));
         let (w, h) = self.size();
-        i >= 0 && j >= 0 && i < w as i64 && j < h as i64 && self.cells.get(&[i as usize, j as usize])
+        i >= 0
+            && j >= 0
+            && i < w as i64
+            && j < h as i64
+            && self.cells.get(&[i as usize, j as usize])
     }
 
     fn bounding_box(&self) -> (Point<2>, Point<2>) {

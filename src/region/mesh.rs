@@ -157,7 +157,9 @@ impl Region<3> for Mesh {
         let mut odd = false;
         let mut on_surface = false;
         self.bvh.any(
-            |lo, hi| lo[1] <= p[1] && p[1] <= hi[1] && lo[2] <= p[2] && p[2] <= hi[2] && hi[0] >= p[0],
+            |lo, hi| {
+                lo[1] <= p[1] && p[1] <= hi[1] && lo[2] <= p[2] && p[2] <= hi[2] && hi[0] >= p[0]
+            },
             |t| match self.crossing(t, p) {
                 None => {
                     on_surface = true;
@@ -290,11 +292,12 @@ mod tests {
 
     /// The unit cube [0, 1]^3 as 12 triangles.
     fn cube() -> Mesh {
-        let vertices: Vec<[f64; 3]> = (0..8)
-            .map(|k| [(k & 1) as f64, (k >> 1 & 1) as f64, (k >> 2 & 1) as f64])
-            .collect();
-        let quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
-        let triangles = quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
+        let vertices: Vec<[f64; 3]> =
+            (0..8).map(|k| [(k & 1) as f64, (k >> 1 & 1) as f64, (k >> 2 & 1) as f64]).collect();
+        let quads =
+            [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+        let triangles =
+            quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
         Mesh::new(vertices, triangles).unwrap()
     }
 
@@ -312,7 +315,8 @@ mod tests {
     fn rays_through_vertices_and_edges_count_once() {
         let mesh = cube();
         // Rays along +x through the cube's diagonal edges and corners of faces x = 1.
-        for p in [[0.5, 0.5, 0.5], [0.25, 0.5, 0.5], [0.5, 0.0 + 0.5, 0.0 + 0.5], [0.3, 0.25, 0.25]] {
+        for p in [[0.5, 0.5, 0.5], [0.25, 0.5, 0.5], [0.5, 0.0 + 0.5, 0.0 + 0.5], [0.3, 0.25, 0.25]]
+        {
             assert!(mesh.contains(&p), "{p:?}");
         }
         for p in [[-1.0, 0.5, 0.5], [-1.0, 0.25, 0.25], [-1.0, 0.75, 0.25], [-1.0, 0.0, 0.5]] {

@@ -177,7 +177,8 @@ impl Region<2> for Polygons {
         if (0..2).any(|i| upper[i] < self.lower[i] || lower[i] > self.upper[i]) {
             return BoxClass::Outside;
         }
-        let rect = Rect::new(Coord { x: lower[0], y: lower[1] }, Coord { x: upper[0], y: upper[1] });
+        let rect =
+            Rect::new(Coord { x: lower[0], y: lower[1] }, Coord { x: upper[0], y: upper[1] });
         let envelope = AABB::from_corners(
             geo::Point::new(lower[0], lower[1]),
             geo::Point::new(upper[0], upper[1]),

@@ -34,11 +34,25 @@ pub(crate) enum SamplerRegion<const D: usize> {
 impl<const D: usize> SamplerRegion<D> {
     /// The sampler's region for `domain`: the whole box without one, else the classified
     /// shape. Errors as [`Shape::new`].
-    pub(crate) fn new(region: Option<&Arc<dyn Region<D>>>, domain: &Domain<D>) -> Result<Self, Error> {
+    pub(crate) fn new(
+        region: Option<&Arc<dyn Region<D>>>,
+        domain: &Domain<D>,
+    ) -> Result<Self, Error> {
         match region {
             None => Ok(SamplerRegion::Whole),
-            Some(region) => Ok(SamplerRegion::Shape(Arc::new(Shape::new(Arc::clone(region), domain)?))),
+            Some(region) => {
+                Ok(SamplerRegion::Shape(Arc::new(Shape::new(Arc::clone(region), domain)?)))
+            }
         }
+    }
+
+    /// The classified `region` for sampling in `domain`. Errors as [`Shape::new`].
+    pub(crate) fn from_region(
+        region: impl Region<D> + 'static,
+        domain: &Domain<D>,
+    ) -> Result<Self, Error> {
+        let region: Arc<dyn Region<D>> = Arc::new(region);
+        Self::new(Some(&region), domain)
     }
 
     /// The region as given by the user, if any.
@@ -110,7 +124,11 @@ impl<const D: usize> Shape<D> {
         let (lo, hi) = inner.bounding_box();
         for (i, &value) in lo.iter().chain(&hi).enumerate() {
             if value.is_nan() {
-                return Err(Error::NonFinite { what: "region bounding-box coordinate", index: i, value });
+                return Err(Error::NonFinite {
+                    what: "region bounding-box coordinate",
+                    index: i,
+                    value,
+                });
             }
         }
         if (0..D).any(|i| lo[i] > hi[i]) {
@@ -143,8 +161,9 @@ impl<const D: usize> Shape<D> {
         let inverse: [f64; D] = std::array::from_fn(|i| cells[i] as f64 / extent[i]);
         // Rounding of a cell index is below 3ε·(cells) in cell units, and of a cell face below
         // 2ε·(|origin| + |end|): both far below this.
-        let slack: [f64; D] =
-            std::array::from_fn(|i| 16.0 * f64::EPSILON * (a[i].abs() + upper[i].abs() + extent[i]));
+        let slack: [f64; D] = std::array::from_fn(|i| {
+            16.0 * f64::EPSILON * (a[i].abs() + upper[i].abs() + extent[i])
+        });
         let mut strides = [0usize; D];
         let mut total = 1usize;
         for i in 0..D {
@@ -366,10 +385,18 @@ impl<const D: usize> Region<D> for Shape<D> {
         (*origin, std::array::from_fn(|i| origin[i] + self.sampling.extent()[i]))
     }
 
-    /// The region's test after the closed box test (the domain is never periodic here).
+    /// The sampling box's test, then the region's: for darts drawn in the sampling box, where
+    /// rounding may still land on an upper face.
     #[inline(always)]
-    fn admit(&self, domain: &Domain<D>, p: &Point<D>) -> Option<Point<D>> {
-        (domain.contains(p) && self.contains(p)).then_some(*p)
+    fn contains_box_point(&self, p: &Point<D>) -> bool {
+        self.sampling.contains(p) && self.contains(p)
+    }
+
+    /// The region's test after the test of the sampling box, which lies in the domain's box
+    /// (never periodic here) and holds every point of the region.
+    #[inline(always)]
+    fn admit(&self, _domain: &Domain<D>, p: &Point<D>) -> Option<Point<D>> {
+        (self.sampling.contains(p) && self.contains(p)).then_some(*p)
     }
 
     fn signed_distance(&self, p: &Point<D>) -> Option<f64> {

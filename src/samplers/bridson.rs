@@ -12,6 +12,8 @@ use crate::grid::{
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
+use crate::region::scan::Scan;
+use crate::region::shape::{SamplerRegion, Shape};
 use crate::region::{Region, WholeDomain};
 use crate::rng::{fill_symmetric_32, standard_normal_pair, uniform_index, uniform01};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
@@ -73,11 +75,12 @@ pub struct Bridson<const D: usize> {
     /// Shared with every run's grid.
     layout: Arc<GridLayout<D>>,
     candidate_distance: CandidateDistance,
+    region: SamplerRegion<D>,
 }
 
 /// The configuration of a [`Bridson`] sampler before it is checked: every setter is
 /// infallible and [`build`](Self::build) validates the whole once.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct BridsonBuilder<const D: usize> {
     domain: Domain<D>,
     radius: f64,
@@ -86,9 +89,41 @@ pub struct BridsonBuilder<const D: usize> {
     resolution: GridResolution,
     tuning: Tuning,
     candidate_distance: CandidateDistance,
+    region: Option<Arc<dyn Region<D>>>,
+}
+
+impl<const D: usize> std::fmt::Debug for BridsonBuilder<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BridsonBuilder")
+            .field("domain", &self.domain)
+            .field("radius", &self.radius)
+            .field("attempts", &self.attempts)
+            .field("max_points", &self.max_points)
+            .field("resolution", &self.resolution)
+            .field("candidate_distance", &self.candidate_distance)
+            .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
+            .finish_non_exhaustive()
+    }
 }
 
 impl<const D: usize> BridsonBuilder<D> {
+    /// Samples only the points of `region` instead of the whole box, and fills every piece
+    /// of it: when the front dies, a restart scan seeds the uncovered parts (see
+    /// [`BridsonFill`] and docs/algorithms.md, "Regions"). The domain stays the metric
+    /// space and must be closed; [`build`](Self::build) checks the region against it.
+    #[must_use]
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Self {
+        self.region = Some(Arc::new(region));
+        self
+    }
+
+    /// Samples the whole box again (the default).
+    #[must_use]
+    pub fn without_region(mut self) -> Self {
+        self.region = None;
+        self
+    }
+
     /// Sets `k`, the candidates tried around an active point before it retires (default
     /// [`defaults::ATTEMPTS`], 30). More attempts give denser sets at a higher cost; `k = 0`
     /// is an error at [`build`](Self::build).
@@ -135,14 +170,18 @@ impl<const D: usize> BridsonBuilder<D> {
     /// Errors: a radius that is not finite and positive; `k = 0`; a point limit of
     /// 0 or above 2147483647; a radius so small for the box that its densest packing would
     /// pass the point limit ([`Error::TooManyPoints`]); a grid with more cells than can be
-    /// indexed.
+    /// indexed. With a region: a periodic domain, a region that misses the domain's box, or
+    /// one with no point found in it (the radius is then checked against the part of the box
+    /// the region can occupy).
     pub fn build(self) -> Result<Bridson<D>, Error> {
-        check_radius(&self.domain, self.radius, self.max_points)?;
+        let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
+        let sampling = *region.sampling_box(&self.domain);
+        check_radius(&sampling, self.radius, self.max_points)?;
         if self.attempts == 0 {
             return Err(Error::ZeroCount("k (attempts per active point)"));
         }
         let layout = GridLayout::for_rule(
-            &self.domain,
+            &sampling,
             &ConstantRadius::new(self.radius),
             self.resolution,
             self.tuning.dense_grid_limit(),
@@ -156,6 +195,7 @@ impl<const D: usize> BridsonBuilder<D> {
             tuning: self.tuning,
             layout: Arc::new(layout),
             candidate_distance: self.candidate_distance,
+            region,
         })
     }
 }
@@ -172,6 +212,7 @@ impl<const D: usize> Bridson<D> {
             resolution: GridResolution::default(),
             tuning: Tuning::default(),
             candidate_distance: CandidateDistance::default(),
+            region: None,
         }
     }
 
@@ -191,7 +232,19 @@ impl<const D: usize> Bridson<D> {
             resolution: self.resolution,
             tuning: self.tuning,
             candidate_distance: self.candidate_distance,
+            region: self.region.user_region(),
         }
+    }
+
+    /// Whether a region smaller than the box was set.
+    pub fn has_region(&self) -> bool {
+        matches!(self.region, SamplerRegion::Shape(_))
+    }
+
+    /// The box candidates are drawn from: the domain's, or the part of it the region can
+    /// occupy.
+    fn sampling_box(&self) -> &Domain<D> {
+        self.region.sampling_box(&self.domain)
     }
 
     /// How candidates are spread over the shell.
@@ -222,7 +275,7 @@ impl<const D: usize> Bridson<D> {
     /// The state of a new run with no points yet: add points or seeds to it, then run it
     /// (see [`BridsonFill`]).
     pub fn start_fill(&self) -> BridsonFill<D> {
-        let estimate = max_points_estimate(&self.domain, self.radius) as usize;
+        let estimate = max_points_estimate(self.sampling_box(), self.radius) as usize;
         BridsonFill::new(self.clone(), estimate.min(1 << 16))
     }
 }
@@ -334,9 +387,19 @@ impl<const D: usize> Sampler<D> for Bridson<D> {
         if target == 0 {
             return PointSet::new(Vec::new(), self.domain, StopReason::TargetReached, 0);
         }
-        let estimate = max_points_estimate(&self.domain, self.radius) as usize;
+        let estimate = max_points_estimate(self.sampling_box(), self.radius) as usize;
         let mut fill = BridsonFill::new(self.clone(), target.min(estimate));
-        fill.add_random(rng);
+        if fill.scan.is_none() {
+            fill.add_random(rng);
+        } else {
+            // A first seed drawn in the region's box; if none lands in the region, the
+            // restart scan finds one.
+            for _ in 0..FIRST_SEED_DRAWS {
+                if fill.add_random(rng) {
+                    break;
+                }
+            }
+        }
         let stop = match fill.run_until(target, rng) {
             StopReason::TargetReached if target < n => StopReason::PointLimit,
             stop => stop,
@@ -356,6 +419,9 @@ impl<const D: usize> FillSampler<D> for Bridson<D> {
     }
 }
 
+/// Draws of a first seed in the region's box before the restart scan takes over.
+const FIRST_SEED_DRAWS: usize = 64;
+
 /// What one [`BridsonFill::step`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -364,8 +430,8 @@ pub enum FillStep {
     Added(usize),
     /// All `k` candidates of the chosen active point failed; it is no longer active.
     Retired,
-    /// No point is active: the run cannot go on (the front is dead). Adding points revives
-    /// it.
+    /// No point is active (the front is dead) and, in a region, the restart scan has no
+    /// uncovered part left to seed: the run cannot go on. Adding points revives it.
     Exhausted,
     /// The point limit is reached.
     PointLimit,
@@ -402,6 +468,14 @@ macro_rules! with_grid {
 ///   no point is active.
 /// - **Result.** [`points`](Self::points) at any time; [`into_point_set`](Self::into_point_set)
 ///   at the end.
+/// - **Regions** ([`BridsonBuilder::with_region`]): seeds and candidates must lie in the
+///   region, and random seeds are drawn from its box. When no point is active, a restart
+///   scan over cells of side r/√D seeds the next uncovered part of the region (a cell holding
+///   a point of the region with no sample closer than r), in a fixed order with darts from
+///   the run's generator, and the front grows again; the run is exhausted only when the scan
+///   has passed every cell. Every piece of the region then holds samples: every point of the
+///   region in a cell where the scan found a point of it is closer than 2r to a sample
+///   (docs/algorithms.md, "Regions").
 ///
 /// ```
 /// use poisson_nd::{Bridson, Domain, StopReason};
@@ -429,6 +503,8 @@ pub struct BridsonFill<const D: usize> {
     attempts: u64,
     /// Why the latest run stopped.
     stop: StopReason,
+    /// The restart scan, for a region smaller than the box.
+    scan: Option<Scan<D>>,
 }
 
 impl<const D: usize> BridsonFill<D> {
@@ -441,8 +517,13 @@ impl<const D: usize> BridsonFill<D> {
         } else {
             FillGrid::Hashed(Grid::new(layout, rule, capacity))
         };
+        let scan = match &sampler.region {
+            SamplerRegion::Whole => None,
+            SamplerRegion::Shape(shape) => Some(Scan::new(shape, sampler.radius)),
+        };
         BridsonFill {
             region: WholeDomain::new(sampler.domain),
+            scan,
             sampler,
             grid,
             active: Vec::new(),
@@ -488,7 +569,11 @@ impl<const D: usize> BridsonFill<D> {
         if self.len() >= self.sampler.max_points {
             return false;
         }
-        let Some(p) = self.region.admit(&self.sampler.domain, &p) else { return false };
+        let admitted = match &self.sampler.region {
+            SamplerRegion::Whole => self.region.admit(&self.sampler.domain, &p),
+            SamplerRegion::Shape(shape) => shape.admit(&self.sampler.domain, &p),
+        };
+        let Some(p) = admitted else { return false };
         let index = with_grid!(&mut self.grid, grid => {
             if grid.has_conflict(&p, ()) {
                 return false;
@@ -499,31 +584,44 @@ impl<const D: usize> BridsonFill<D> {
         true
     }
 
-    /// Draws one point uniformly in the domain and [`add`](Self::add)s it (one attempt):
-    /// how a run starts without given points. Returns whether it was stored.
+    /// Draws one point uniformly in the domain (in a region: in the part of the domain's
+    /// box its bounding box covers) and [`add`](Self::add)s it (one attempt): how a run
+    /// starts without given points. Returns whether it was stored.
     pub fn add_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
-        let p = self.sampler.domain.uniform_point(rng);
+        let p = self.sampler.sampling_box().uniform_point(rng);
         self.attempts += 1;
         self.add(p)
     }
 
     /// One step: picks an active point at random and tries up to `k` candidates around it;
     /// the first with no point closer than `r` is stored and becomes active, and if none
-    /// is, the active point retires.
+    /// is, the active point retires. In a region, when no point is active, a step is the
+    /// restart scan's next seed ([`FillStep::Added`]), if there is one.
     pub fn step<R: Rng + ?Sized>(&mut self, rng: &mut R) -> FillStep {
         if self.len() >= self.sampler.max_points {
             self.stop = StopReason::PointLimit;
             return FillStep::PointLimit;
         }
         if self.active.is_empty() {
+            if let SamplerRegion::Shape(shape) = &self.sampler.region {
+                let shape = Arc::clone(shape);
+                if self.seed_from_scan(&shape, rng) {
+                    return FillStep::Added(self.len() - 1);
+                }
+            }
             self.stop = StopReason::Exhausted;
             return FillStep::Exhausted;
         }
-        let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
         let mut attempts = self.attempts;
-        let added = with_grid!(&mut self.grid, grid => {
-            try_around(sampler, region, grid, active, &mut attempts, rng)
-        });
+        let (sampler, active) = (&self.sampler, &mut self.active);
+        let added = match &sampler.region {
+            SamplerRegion::Whole => with_grid!(&mut self.grid, grid => {
+                try_around(sampler, &self.region, grid, active, &mut attempts, rng)
+            }),
+            SamplerRegion::Shape(shape) => with_grid!(&mut self.grid, grid => {
+                try_around(sampler, &**shape, grid, active, &mut attempts, rng)
+            }),
+        };
         self.attempts = attempts;
         if added { FillStep::Added(self.len() - 1) } else { FillStep::Retired }
     }
@@ -534,12 +632,21 @@ impl<const D: usize> BridsonFill<D> {
     /// adding points.
     pub fn run_until<R: Rng + ?Sized>(&mut self, target: usize, rng: &mut R) -> StopReason {
         let limit = target.min(self.sampler.max_points);
-        let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
-        let mut attempts = self.attempts;
-        let exhausted = with_grid!(&mut self.grid, grid => {
-            run_loop(sampler, region, grid, active, &mut attempts, limit, rng)
-        });
-        self.attempts = attempts;
+        let exhausted = match &self.sampler.region {
+            SamplerRegion::Whole => {
+                let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
+                let mut attempts = self.attempts;
+                let exhausted = with_grid!(&mut self.grid, grid => {
+                    run_loop(sampler, region, grid, active, &mut attempts, limit, rng)
+                });
+                self.attempts = attempts;
+                exhausted
+            }
+            SamplerRegion::Shape(shape) => {
+                let shape = Arc::clone(shape);
+                self.run_shape(&shape, limit, rng)
+            }
+        };
         self.stop = if exhausted {
             StopReason::Exhausted
         } else if limit == target {
@@ -548,6 +655,39 @@ impl<const D: usize> BridsonFill<D> {
             StopReason::PointLimit
         };
         self.stop
+    }
+
+    /// The run in a region: the loop, compiled for the classified shape, and the restart
+    /// scan's seeds each time the front dies. Returns whether the scan ran out.
+    fn run_shape<R: Rng + ?Sized>(&mut self, shape: &Shape<D>, limit: usize, rng: &mut R) -> bool {
+        loop {
+            let (sampler, active) = (&self.sampler, &mut self.active);
+            let mut attempts = self.attempts;
+            let exhausted = with_grid!(&mut self.grid, grid => {
+                run_loop(sampler, shape, grid, active, &mut attempts, limit, rng)
+            });
+            self.attempts = attempts;
+            if !exhausted {
+                return false;
+            }
+            if !self.seed_from_scan(shape, rng) {
+                return true;
+            }
+        }
+    }
+
+    /// Stores the restart scan's next seed as an active point (one attempt); false when the
+    /// scan is over (or there is none: the whole box).
+    fn seed_from_scan<R: Rng + ?Sized>(&mut self, shape: &Shape<D>, rng: &mut R) -> bool {
+        let Some(scan) = self.scan.as_mut() else { return false };
+        let seed = with_grid!(&self.grid, grid => {
+            scan.next_seed(shape, |p| grid.has_conflict(p, ()), rng)
+        });
+        let Some(seed) = seed else { return false };
+        self.attempts += 1;
+        let index = with_grid!(&mut self.grid, grid => grid.insert(seed, ()));
+        self.active.push(index);
+        true
     }
 
     /// Steps until no point is active ([`StopReason::Exhausted`]) or the point limit is

@@ -8,6 +8,8 @@ use crate::grid::{
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
+use crate::region::scan::Scan;
+use crate::region::shape::{SamplerRegion, Shape};
 use crate::region::{Region, WholeDomain};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
@@ -62,11 +64,12 @@ pub struct DartThrowing<const D: usize> {
     tuning: Tuning,
     /// The grid layout when accelerated, `None` for the naive search.
     grid: Option<(GridResolution, Arc<GridLayout<D>>)>,
+    region: SamplerRegion<D>,
 }
 
 /// The configuration of a [`DartThrowing`] sampler before it is checked: every setter is
 /// infallible and [`build`](Self::build) validates the whole once.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct DartThrowingBuilder<const D: usize> {
     domain: Domain<D>,
     radius: f64,
@@ -74,9 +77,41 @@ pub struct DartThrowingBuilder<const D: usize> {
     max_points: usize,
     tuning: Tuning,
     grid: Option<GridResolution>,
+    region: Option<Arc<dyn Region<D>>>,
+}
+
+impl<const D: usize> std::fmt::Debug for DartThrowingBuilder<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DartThrowingBuilder")
+            .field("domain", &self.domain)
+            .field("radius", &self.radius)
+            .field("max_misses", &self.max_misses)
+            .field("max_points", &self.max_points)
+            .field("grid", &self.grid)
+            .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
+            .finish_non_exhaustive()
+    }
 }
 
 impl<const D: usize> DartThrowingBuilder<D> {
+    /// Samples only the points of `region` instead of the whole box: darts are drawn from
+    /// the part of the domain's box the region's bounding box covers, and a dart outside the
+    /// region misses. When the misses end the run, a restart scan adds a point to every part
+    /// of the region left uncovered (docs/algorithms.md, "Regions"). The domain stays the
+    /// metric space and must be closed; [`build`](Self::build) checks the region against it.
+    #[must_use]
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Self {
+        self.region = Some(Arc::new(region));
+        self
+    }
+
+    /// Samples the whole box again (the default).
+    #[must_use]
+    pub fn without_region(mut self) -> Self {
+        self.region = None;
+        self
+    }
+
     /// Sets how many darts in a row may miss before the run ends with
     /// [`StopReason::Exhausted`] (default [`defaults::MAX_MISSES`]); 0 is an error at
     /// [`build`](Self::build).
@@ -122,16 +157,19 @@ impl<const D: usize> DartThrowingBuilder<D> {
     /// Errors: a radius that is not finite and positive; `max_misses = 0`; a point
     /// limit of 0 or above 2147483647; a radius so small for the box that its densest
     /// packing would pass the point limit ([`Error::TooManyPoints`]); a grid with more cells
-    /// than can be indexed.
+    /// than can be indexed. With a region: a periodic domain, a region that misses the
+    /// domain's box, or one with no point found in it.
     pub fn build(self) -> Result<DartThrowing<D>, Error> {
-        check_radius(&self.domain, self.radius, self.max_points)?;
+        let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
+        let sampling = *region.sampling_box(&self.domain);
+        check_radius(&sampling, self.radius, self.max_points)?;
         if self.max_misses == 0 {
             return Err(Error::ZeroCount("max_misses"));
         }
         let grid = match self.grid {
             Some(resolution) => {
                 let layout = GridLayout::for_rule(
-                    &self.domain,
+                    &sampling,
                     &ConstantRadius::new(self.radius),
                     resolution,
                     self.tuning.dense_grid_limit(),
@@ -147,6 +185,7 @@ impl<const D: usize> DartThrowingBuilder<D> {
             max_points: self.max_points,
             tuning: self.tuning,
             grid,
+            region,
         })
     }
 }
@@ -162,6 +201,7 @@ impl<const D: usize> DartThrowing<D> {
             max_points: defaults::MAX_POINTS,
             tuning: Tuning::default(),
             grid: None,
+            region: None,
         }
     }
 
@@ -180,7 +220,13 @@ impl<const D: usize> DartThrowing<D> {
             max_points: self.max_points,
             tuning: self.tuning,
             grid: self.grid_resolution(),
+            region: self.region.user_region(),
         }
+    }
+
+    /// Whether a region smaller than the box was set.
+    pub fn has_region(&self) -> bool {
+        matches!(self.region, SamplerRegion::Shape(_))
     }
 
     /// The point limit.
@@ -203,33 +249,62 @@ impl<const D: usize> DartThrowing<D> {
         self.grid.as_ref().map(|(resolution, _)| *resolution)
     }
 
-    /// The dart-throwing loop, shared by both searches so that they make the same decisions.
-    /// Stops with `TargetReached` at `target` points or `Exhausted` after too many misses.
+    /// The dart-throwing loop, shared by both searches so that they make the same decisions:
+    /// darts uniform in `darts` (the domain, or a region's box). Stops with `TargetReached`
+    /// at `target` points or `Exhausted` after too many misses; returns the darts thrown.
     fn throw<R: Rng + ?Sized, A: AcceptedPoints<D>, G: Region<D>>(
         &self,
-        mut accepted: A,
+        accepted: &mut A,
         region: &G,
+        darts: &Domain<D>,
         target: usize,
         rng: &mut R,
-    ) -> (Vec<Point<D>>, StopReason, u64) {
+    ) -> (StopReason, u64) {
         let mut attempts = 0u64;
         let mut misses = 0u64;
         while accepted.len() < target {
-            let dart = self.domain.uniform_point(rng);
+            let dart = darts.uniform_point(rng);
             attempts += 1;
             // A dart outside the region misses (never for the whole box, where the test
             // compiles away).
             if !region.contains_box_point(&dart) || accepted.has_point_within_radius(&dart) {
                 misses += 1;
                 if misses >= self.max_misses {
-                    return (accepted.into_points(), StopReason::Exhausted, attempts);
+                    return (StopReason::Exhausted, attempts);
                 }
             } else {
                 accepted.insert(dart);
                 misses = 0;
             }
         }
-        (accepted.into_points(), StopReason::TargetReached, attempts)
+        (StopReason::TargetReached, attempts)
+    }
+
+    /// A run in a region: the darts, then, if the misses ended them, the restart scan's
+    /// seeds until it has passed every cell (or the target is reached).
+    fn throw_in_shape<R: Rng + ?Sized, A: AcceptedPoints<D>>(
+        &self,
+        mut accepted: A,
+        shape: &Shape<D>,
+        target: usize,
+        rng: &mut R,
+    ) -> (Vec<Point<D>>, StopReason, u64) {
+        let (mut stop, mut attempts) =
+            self.throw(&mut accepted, shape, shape.sampling(), target, rng);
+        if stop == StopReason::Exhausted {
+            let mut scan = Scan::new(shape, self.radius);
+            loop {
+                if accepted.len() >= target {
+                    stop = StopReason::TargetReached;
+                    break;
+                }
+                let seed = scan.next_seed(shape, |p| accepted.has_point_within_radius(p), rng);
+                let Some(seed) = seed else { break };
+                accepted.insert(seed);
+                attempts += 1;
+            }
+        }
+        (accepted.into_points(), stop, attempts)
     }
 }
 
@@ -309,27 +384,50 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
         let target = n.min(self.max_points);
-        let capacity = target.min(max_points_estimate(&self.domain, self.radius) as usize);
+        let sampling = self.region.sampling_box(&self.domain);
+        let capacity = target.min(max_points_estimate(sampling, self.radius) as usize);
         let capacity = capacity.min(1 << 20);
-        let region = WholeDomain::new(self.domain);
         let rule = ConstantRadius::new(self.radius);
-        let (points, stop, attempts) = match &self.grid {
-            Some((_, layout)) if layout.is_dense() => {
-                let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
-                self.throw(grid, &region, target, rng)
+        let naive = || EveryPoint {
+            points: Vec::with_capacity(capacity),
+            radius_squared: self.radius * self.radius,
+            torus: self.domain.is_periodic().then_some(*self.domain.extent()),
+        };
+        let (points, stop, attempts) = match &self.region {
+            SamplerRegion::Whole => {
+                let region = WholeDomain::new(self.domain);
+                let finish = |(stop, attempts), points| (points, stop, attempts);
+                match &self.grid {
+                    Some((_, layout)) if layout.is_dense() => {
+                        let mut grid =
+                            Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
+                        let run = self.throw(&mut grid, &region, &self.domain, target, rng);
+                        finish(run, grid.into_points())
+                    }
+                    Some((_, layout)) => {
+                        let mut grid =
+                            Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
+                        let run = self.throw(&mut grid, &region, &self.domain, target, rng);
+                        finish(run, grid.into_points())
+                    }
+                    None => {
+                        let mut accepted = naive();
+                        let run = self.throw(&mut accepted, &region, &self.domain, target, rng);
+                        finish(run, accepted.into_points())
+                    }
+                }
             }
-            Some((_, layout)) => {
-                let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
-                self.throw(grid, &region, target, rng)
-            }
-            None => {
-                let accepted = EveryPoint {
-                    points: Vec::with_capacity(capacity),
-                    radius_squared: self.radius * self.radius,
-                    torus: self.domain.is_periodic().then_some(*self.domain.extent()),
-                };
-                self.throw(accepted, &region, target, rng)
-            }
+            SamplerRegion::Shape(shape) => match &self.grid {
+                Some((_, layout)) if layout.is_dense() => {
+                    let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
+                    self.throw_in_shape(grid, shape, target, rng)
+                }
+                Some((_, layout)) => {
+                    let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
+                    self.throw_in_shape(grid, shape, target, rng)
+                }
+                None => self.throw_in_shape(naive(), shape, target, rng),
+            },
         };
         let stop = if stop == StopReason::TargetReached && target < n {
             StopReason::PointLimit
