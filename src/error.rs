@@ -199,4 +199,13 @@ pub enum Error {
         /// How many were given.
         got: usize,
     },
+
+    /// A sampler cannot work with this region.
+    #[error("{sampler} cannot sample this region: {reason}")]
+    UnsupportedRegion {
+        /// The sampler's name.
+        sampler: &'static str,
+        /// Why, in words.
+        reason: &'static str,
+    },
 }

@@ -71,4 +71,8 @@ impl<const D: usize> Region<D> for BoxRegion<D> {
         }
         if inside { BoxClass::Inside } else { BoxClass::Straddling }
     }
+
+    fn resolves_boundary(&self) -> bool {
+        true
+    }
 }

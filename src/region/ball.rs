@@ -93,4 +93,8 @@ impl<const D: usize> Region<D> for Ball<D> {
             BoxClass::Straddling
         }
     }
+
+    fn resolves_boundary(&self) -> bool {
+        true
+    }
 }

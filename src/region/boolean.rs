@@ -112,6 +112,10 @@ impl<const D: usize, A: Region<D>, B: Region<D>> Region<D> for Union<A, B> {
             },
         }
     }
+
+    fn resolves_boundary(&self) -> bool {
+        self.a.resolves_boundary() && self.b.resolves_boundary()
+    }
 }
 
 impl<const D: usize, A: Region<D>, B: Region<D>> Region<D> for Intersection<A, B> {
@@ -143,6 +147,10 @@ impl<const D: usize, A: Region<D>, B: Region<D>> Region<D> for Intersection<A, B
             },
         }
     }
+
+    fn resolves_boundary(&self) -> bool {
+        self.a.resolves_boundary() && self.b.resolves_boundary()
+    }
 }
 
 impl<const D: usize, A: Region<D>, B: Region<D>> Region<D> for Difference<A, B> {
@@ -168,5 +176,9 @@ impl<const D: usize, A: Region<D>, B: Region<D>> Region<D> for Difference<A, B> 
                 _ => BoxClass::Straddling,
             },
         }
+    }
+
+    fn resolves_boundary(&self) -> bool {
+        self.a.resolves_boundary() && self.b.resolves_boundary()
     }
 }

@@ -152,4 +152,8 @@ impl Region<2> for Mask {
         let hi = [self.index(0, upper[0]), self.index(1, lower[1])];
         self.cells.class(&lo, &hi)
     }
+
+    fn resolves_boundary(&self) -> bool {
+        true
+    }
 }

@@ -24,9 +24,11 @@ use std::collections::HashMap;
 /// found by the same exact tests and reported outside. The candidate triangles come from a
 /// bounding-volume hierarchy: O(log n + crossings) per test, fast for 10⁵ triangles.
 ///
-/// **Box classification**: a box that no triangle can touch (no triangle's bounding box meets
-/// it, or all of its eight corners lie strictly on one side of the triangle's plane) is inside
-/// or outside as its centre is; any other box is straddling (conservative).
+/// **Box classification**: a box that no triangle touches is inside or outside as its centre
+/// is; any other box is straddling. "Touches" is the separating-axis test (bounding boxes,
+/// the triangle's plane by exact orientation of the box's corners, and the nine edge–axis
+/// cross products with a relative margin of 10⁻⁹), so a box is called straddling only when
+/// it meets a triangle or comes within rounding of one.
 ///
 /// ```
 /// use poisson_nd::region::{Mesh, Region};
@@ -189,15 +191,12 @@ impl Region<3> for Mesh {
             |lo, hi| (0..3).all(|i| lo[i] <= upper[i] && lower[i] <= hi[i]),
             |t| {
                 let [a, b, c] = self.corners(t);
-                let overlaps = (0..3).all(|i| {
-                    a[i].min(b[i]).min(c[i]) <= upper[i] && lower[i] <= a[i].max(b[i]).max(c[i])
-                });
-                if !overlaps {
+                // Separated when all corners lie strictly on one side of the plane (exact).
+                let sides = corners.map(|q| orient3d(c3(&a), c3(&b), c3(&c), c3(&q)));
+                if sides.iter().all(|&s| s > 0.0) || sides.iter().all(|&s| s < 0.0) {
                     return false;
                 }
-                // Separated when all corners lie strictly on one side of the plane.
-                let sides = corners.map(|q| orient3d(c3(&a), c3(&b), c3(&c), c3(&q)));
-                !(sides.iter().all(|&s| s > 0.0) || sides.iter().all(|&s| s < 0.0))
+                !separated(&[a, b, c], lower, upper)
             },
         );
         if touched {
@@ -206,6 +205,50 @@ impl Region<3> for Mesh {
         let centre = std::array::from_fn(|i| 0.5 * (lower[i] + upper[i]));
         if self.contains(&centre) { BoxClass::Inside } else { BoxClass::Outside }
     }
+
+    fn resolves_boundary(&self) -> bool {
+        true
+    }
+}
+
+/// Whether the triangle and the box are separated along one of the box's axes or one of the
+/// nine cross products of a box axis with a triangle edge (the separating-axis test of
+/// Akenine-Möller, less the plane's axis, which the caller tests exactly). A gap must exceed
+/// a margin of 10⁻⁹ of the projections' scale to count, so rounding can only make the answer
+/// "not separated" (conservative).
+fn separated(triangle: &[[f64; 3]; 3], lower: &Point<3>, upper: &Point<3>) -> bool {
+    let centre: [f64; 3] = std::array::from_fn(|i| 0.5 * (lower[i] + upper[i]));
+    let half: [f64; 3] = std::array::from_fn(|i| 0.5 * (upper[i] - lower[i]));
+    let v = triangle.map(|p| [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]]);
+    let gap = |axis: [f64; 3]| {
+        let p = v.map(|q| axis[0] * q[0] + axis[1] * q[1] + axis[2] * q[2]);
+        let reach = (0..3).map(|i| half[i] * axis[i].abs()).sum::<f64>();
+        let scale = reach + p.iter().map(|x| x.abs()).fold(0.0, f64::max);
+        let margin = 1e-9 * scale;
+        p.iter().copied().fold(f64::INFINITY, f64::min) > reach + margin
+            || p.iter().copied().fold(f64::NEG_INFINITY, f64::max) < -reach - margin
+    };
+    for i in 0..3 {
+        let mut axis = [0.0; 3];
+        axis[i] = 1.0;
+        if gap(axis) {
+            return true;
+        }
+    }
+    for k in 0..3 {
+        let e = [0, 1, 2].map(|i| v[(k + 1) % 3][i] - v[k][i]);
+        for i in 0..3 {
+            // The unit vector of axis i crossed with the edge.
+            let mut u = [0.0; 3];
+            u[i] = 1.0;
+            let axis =
+                [u[1] * e[2] - u[2] * e[1], u[2] * e[0] - u[0] * e[2], u[0] * e[1] - u[1] * e[0]];
+            if axis != [0.0; 3] && gap(axis) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Every edge must be shared by an even number of triangles; the first one that is not (in

@@ -125,6 +125,15 @@ pub trait Region<const D: usize>: Send + Sync {
         let _ = (lower, upper);
         BoxClass::Straddling
     }
+
+    /// Whether [`classify_box`](Region::classify_box) resolves the boundary: every box at a
+    /// positive distance from the region's boundary is classified inside or outside once it
+    /// is small enough against that distance (so `Straddling` is said only near the
+    /// boundary). True for every kind of this module (for [`Sdf`] only with a distance
+    /// bound); false by default. Maximal sampling needs it to know when a region is saturated.
+    fn resolves_boundary(&self) -> bool {
+        false
+    }
 }
 
 impl<const D: usize, R: Region<D> + ?Sized> Region<D> for Arc<R> {
@@ -149,6 +158,9 @@ impl<const D: usize, R: Region<D> + ?Sized> Region<D> for Arc<R> {
     fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
         (**self).classify_box(lower, upper)
     }
+    fn resolves_boundary(&self) -> bool {
+        (**self).resolves_boundary()
+    }
 }
 
 impl<const D: usize, R: Region<D> + ?Sized> Region<D> for Box<R> {
@@ -172,6 +184,9 @@ impl<const D: usize, R: Region<D> + ?Sized> Region<D> for Box<R> {
     }
     fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
         (**self).classify_box(lower, upper)
+    }
+    fn resolves_boundary(&self) -> bool {
+        (**self).resolves_boundary()
     }
 }
 

@@ -191,4 +191,8 @@ impl Region<2> for Polygons {
         let centre = [0.5 * (lower[0] + upper[0]), 0.5 * (lower[1] + upper[1])];
         if self.contains(&centre) { BoxClass::Inside } else { BoxClass::Outside }
     }
+
+    fn resolves_boundary(&self) -> bool {
+        true
+    }
 }

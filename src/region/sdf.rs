@@ -126,4 +126,10 @@ impl<const D: usize, F: Fn(&Point<D>) -> f64 + Send + Sync> Region<D> for Sdf<D,
             BoxClass::Straddling
         }
     }
+
+    /// With a distance bound (the default), a box farther from the boundary than its
+    /// half-diagonal (times the Lipschitz constant) is classified, so yes; without, no.
+    fn resolves_boundary(&self) -> bool {
+        self.lipschitz.is_some()
+    }
 }

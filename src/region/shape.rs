@@ -403,41 +403,34 @@ impl<const D: usize> Region<D> for Shape<D> {
         self.inner.signed_distance(p)
     }
 
-    /// From the table when the box's cells agree; else from the region when the box lies in
-    /// one straddling cell; else straddling.
+    /// From the table when the box's cells agree (or are of both kinds, which makes it
+    /// straddling); else, when the box meets a straddling cell, from the region itself, so
+    /// that small boxes near the boundary are classified as finely as the region can.
     fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
         let (Some(from), Some(to)) = (self.key_of(lower), self.key_of(upper)) else {
             return self.inner.classify_box(lower, upper);
         };
         let from = self.cell_of_key(from);
         let to = self.cell_of_key(to);
-        let single = from == to;
         let mut seen = [false; 3];
         let mut at = from;
-        loop {
+        'cells: loop {
             let key: usize = (0..D).map(|i| at[i] * self.strides[i]).sum();
             seen[self.classes[key] as usize] = true;
             if seen[STRADDLING as usize] || (seen[INSIDE as usize] && seen[OUTSIDE as usize]) {
                 break;
             }
-            let mut i = 0;
-            loop {
-                if i == D {
-                    break;
-                }
+            for i in 0..D {
                 at[i] += 1;
                 if at[i] <= to[i] {
-                    break;
+                    continue 'cells;
                 }
                 at[i] = from[i];
-                i += 1;
             }
-            if i == D {
-                break;
-            }
+            break;
         }
         if seen[STRADDLING as usize] {
-            if single { self.inner.classify_box(lower, upper) } else { BoxClass::Straddling }
+            self.inner.classify_box(lower, upper)
         } else if seen[INSIDE as usize] && seen[OUTSIDE as usize] {
             BoxClass::Straddling
         } else if seen[INSIDE as usize] {
@@ -445,6 +438,10 @@ impl<const D: usize> Region<D> for Shape<D> {
         } else {
             BoxClass::Outside
         }
+    }
+
+    fn resolves_boundary(&self) -> bool {
+        self.inner.resolves_boundary()
     }
 }
 

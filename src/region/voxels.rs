@@ -112,4 +112,8 @@ impl<const D: usize> Region<D> for Voxels<D> {
         let hi = std::array::from_fn(|i| self.index(i, upper[i]));
         self.cells.class(&lo, &hi)
     }
+
+    fn resolves_boundary(&self) -> bool {
+        true
+    }
 }

@@ -64,4 +64,8 @@ impl<const D: usize> Region<D> for WholeDomain<D> {
         }
         if inside { BoxClass::Inside } else { BoxClass::Straddling }
     }
+
+    fn resolves_boundary(&self) -> bool {
+        true
+    }
 }

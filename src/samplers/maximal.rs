@@ -162,13 +162,23 @@ impl<const D: usize> MaximalBuilder<D> {
     /// 2147483647; a radius so small for the box that its densest packing would pass the
     /// point limit ([`Error::TooManyPoints`]); one that needs more than 2^32 − 1 cells (in
     /// high dimensions, long before memory runs out). With a region: a periodic domain, a
-    /// region that misses the domain's box, or one with no point found in it.
+    /// region that misses the domain's box, one with no point found in it, or one whose box
+    /// classification does not resolve its boundary ([`Error::UnsupportedRegion`]; see
+    /// [`Region::resolves_boundary`]).
     pub fn build(self) -> Result<Maximal<D>, Error> {
         if D > MAX_DIM {
             return Err(Error::InvalidParameter {
                 name: "dimension (maximal)",
                 expected: "at most 6 (above it, refining the uncovered cells is too slow)",
                 value: D as f64,
+            });
+        }
+        if self.region.as_ref().is_some_and(|r| !r.resolves_boundary()) {
+            return Err(Error::UnsupportedRegion {
+                sampler: "maximal",
+                reason: "saturation needs a region whose box classification resolves its \
+                         boundary (Region::resolves_boundary), which an Sdf without a distance \
+                         bound or a region that classifies no box does not",
             });
         }
         let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
