@@ -15,12 +15,17 @@ use poisson_nd::{
 };
 use std::sync::Arc;
 
+/// A radius-driven sampler's fill, by seed.
+type Fill<const D: usize> = Box<dyn Fn(u64) -> PointSet<D>>;
+/// A count-driven sampler's run, by count and seed.
+type Draw<const D: usize> = Box<dyn Fn(usize, u64) -> PointSet<D>>;
+
 /// Every radius-driven sampler in `region`.
 fn radius_driven<const D: usize>(
     domain: Domain<D>,
     region: &Arc<dyn Region<D>>,
     r: f64,
-) -> Vec<(&'static str, Box<dyn Fn(u64) -> PointSet<D>>)> {
+) -> Vec<(&'static str, Fill<D>)> {
     let bridson = Bridson::builder(domain, r).with_region(Arc::clone(region)).build().unwrap();
     let darts = DartThrowing::builder(domain, r)
         .with_max_misses(2_000)
@@ -41,7 +46,7 @@ fn radius_driven<const D: usize>(
 fn count_driven<const D: usize>(
     domain: Domain<D>,
     region: &Arc<dyn Region<D>>,
-) -> Vec<(&'static str, Box<dyn Fn(usize, u64) -> PointSet<D>>)> {
+) -> Vec<(&'static str, Draw<D>)> {
     let r = || Arc::clone(region);
     let white = WhiteNoise::new(domain).with_region(r()).unwrap();
     let halton = Halton::new(domain).unwrap().with_region(r()).unwrap();

@@ -86,8 +86,8 @@ impl<const D: usize, A: Region<D>, B: Region<D>> Region<D> for Union<A, B> {
     fn bounding_box(&self) -> (Point<D>, Point<D>) {
         let (a_lo, a_hi) = self.a.bounding_box();
         let (b_lo, b_hi) = self.b.bounding_box();
-        let a_empty = (0..D).any(|i| !(a_lo[i] <= a_hi[i]));
-        let b_empty = (0..D).any(|i| !(b_lo[i] <= b_hi[i]));
+        let a_empty = (0..D).any(|i| a_lo[i] > a_hi[i] || a_lo[i].is_nan() || a_hi[i].is_nan());
+        let b_empty = (0..D).any(|i| b_lo[i] > b_hi[i] || b_lo[i].is_nan() || b_hi[i].is_nan());
         match (a_empty, b_empty) {
             (true, _) => (b_lo, b_hi),
             (_, true) => (a_lo, a_hi),

@@ -50,7 +50,7 @@ impl<const D: usize> Scan<D> {
         let extent = sampling.extent();
         let target = radius / (D as f64).sqrt();
         let cells: [u64; D] =
-            std::array::from_fn(|i| ((extent[i] / target).ceil().max(1.0)).min(1e18) as u64);
+            std::array::from_fn(|i| (extent[i] / target).ceil().clamp(1.0, 1e18) as u64);
         let total = cells.iter().fold(1u64, |n, &c| n.saturating_mul(c));
         Scan {
             origin: *sampling.origin(),
