@@ -278,3 +278,54 @@ fn the_point_budget_follows_the_region() {
         Bridson::builder(domain, 0.01).with_max_points(1_000_000).with_region(ball).build();
     assert!(bridson.is_ok());
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// Random star-shaped polygons (random vertex counts, radii and an offset box):
+        /// Bridson and dart throwing keep every point inside and r apart, white noise and
+        /// best candidate return exactly n points inside.
+        #[test]
+        fn random_polygons_are_sampled_inside(
+            radii in proptest::collection::vec(0.2f64..1.0, 3..40),
+            origin in (-5.0f64..5.0, -5.0f64..5.0),
+            seed in 0u64..1000,
+        ) {
+            let n = radii.len();
+            let ring: Vec<[f64; 2]> = radii
+                .iter()
+                .enumerate()
+                .map(|(j, rho)| {
+                    let t = j as f64 * std::f64::consts::TAU / n as f64;
+                    [origin.0 + 1.0 + rho * t.cos(), origin.1 + 1.0 + rho * t.sin()]
+                })
+                .collect();
+            let polygon = Arc::new(poisson_nd::region::Polygons::new(&[vec![ring]]).unwrap());
+            let region: Arc<dyn Region<2>> = polygon;
+            let domain = Domain::from_origin_and_extent([origin.0, origin.1], [2.0, 2.0]).unwrap();
+            let r = 0.08;
+            let bridson =
+                Bridson::builder(domain, r).with_region(Arc::clone(&region)).build().unwrap();
+            let darts = DartThrowing::builder(domain, r)
+                .with_max_misses(500)
+                .with_region(Arc::clone(&region))
+                .build()
+                .unwrap();
+            for set in [bridson.fill_seeded(seed), darts.fill_seeded(seed)] {
+                prop_assert!(!set.points.is_empty());
+                prop_assert!(set.points.iter().all(|p| region.contains(p)));
+                prop_assert_eq!(close_pair(&domain, &set.points, r), None);
+            }
+            let white = WhiteNoise::new(domain).with_region(Arc::clone(&region)).unwrap();
+            let best = BestCandidate::new(domain).with_region(Arc::clone(&region)).unwrap();
+            for set in [white.sample_seeded(40, seed), best.sample_seeded(40, seed)] {
+                prop_assert_eq!(set.len(), 40);
+                prop_assert!(set.points.iter().all(|p| region.contains(p)));
+            }
+        }
+    }
+}

@@ -313,11 +313,6 @@ impl<const D: usize> Shape<D> {
         &self.sampling
     }
 
-    /// The estimated fraction of the sampling box inside the region (see the field).
-    pub(crate) fn fill_fraction(&self) -> f64 {
-        self.fill_fraction
-    }
-
     /// A point drawn uniformly in the sampling box until one is in the region: `None` after
     /// `budget` draws. Also returns the draws made.
     #[inline]
@@ -336,9 +331,11 @@ impl<const D: usize> Shape<D> {
     }
 
     /// How many draws a rejection loop may make for one point before it gives up: a
-    /// thousand times the expected number, and at least a million.
+    /// thousand times the expected number, at least a million and at most 10^8 (a region
+    /// that needs more is too thin for its box to be sampled by rejection: the run stops
+    /// short rather than seem to hang).
     pub(crate) fn draw_budget(&self) -> u64 {
-        ((1000.0 / self.fill_fraction.max(1e-12)).min(1e15) as u64).max(1_000_000)
+        (1000.0 / self.fill_fraction.max(1e-12)).clamp(1e6, 1e8) as u64
     }
 }
 

@@ -249,11 +249,13 @@ fn in_shape<const D: usize, R: Rng + ?Sized>(
     };
     // The smallest grid (by the count rule) with at least `count` cells in the region: double
     // until there are enough, then bisect between the last two counts.
-    let limit = usize::MAX / 4;
+    // Never more cells than 64 per point or 2^24, whichever is larger: a region too thin
+    // for that many cells to meet it n times gets fewer points (exhausted), not a long wait.
+    let limit = count.saturating_mul(64).max(1 << 24);
     let (mut low, mut high) = (0usize, count);
     let mut best = taking_part(high);
     while best.1.len() < count {
-        if high > limit || high as f64 > count as f64 / shape.fill_fraction().max(1e-9) * 64.0 {
+        if high.saturating_mul(2) > limit {
             break;
         }
         low = high;
