@@ -182,4 +182,105 @@ pub enum Error {
         /// Number of cells the grid would need.
         cells: f64,
     },
+
+    /// A region was given to a sampler whose domain is periodic: wrapping across the seam
+    /// would join parts of the shape that are not neighbours.
+    #[error(
+        "a region other than the whole box needs a closed (non-periodic) domain; \
+         this domain is periodic"
+    )]
+    PeriodicRegion,
+
+    /// The region's bounding box does not meet the domain's box.
+    #[error(
+        "the region's bounding box {lower:?}..{upper:?} does not meet the domain's box \
+         {origin:?}..{end:?}"
+    )]
+    RegionOutsideDomain {
+        /// The region's lower corner.
+        lower: Vec<f64>,
+        /// The region's upper corner.
+        upper: Vec<f64>,
+        /// The domain's lower corner.
+        origin: Vec<f64>,
+        /// The domain's upper corner.
+        end: Vec<f64>,
+    },
+
+    /// No point of the region lies in the domain (it is empty, or too thin to be found).
+    #[error("the region has no point inside the domain ({0})")]
+    EmptyRegion(String),
+
+    /// A coordinate or value given to a region is NaN or infinite.
+    #[error("{what} {index} is not finite: {value}")]
+    NonFinite {
+        /// What the value is (for example "polygon vertex coordinate").
+        what: &'static str,
+        /// Its position in the input (flat index).
+        index: usize,
+        /// The value given.
+        value: f64,
+    },
+
+    /// A list that must hold something is empty (no polygons, no triangles, no pixels).
+    #[error("{0} is empty")]
+    EmptyInput(&'static str),
+
+    /// A polygon ring has fewer than three distinct vertices.
+    #[error(
+        "polygon {polygon}, ring {ring} has {distinct} distinct vertices; a ring needs at \
+         least 3"
+    )]
+    DegenerateRing {
+        /// The polygon's index.
+        polygon: usize,
+        /// The ring's index within the polygon (0 is the exterior, then the holes).
+        ring: usize,
+        /// How many distinct consecutive vertices it has.
+        distinct: usize,
+    },
+
+    /// A triangle mesh has an edge that an odd number of triangles share: it has a boundary,
+    /// so it does not enclose a volume.
+    #[error(
+        "the mesh is not closed: edge ({a}, {b}) belongs to {count} triangle(s) \
+         (a closed mesh has every edge in an even number, usually 2)"
+    )]
+    OpenMesh {
+        /// The edge's first vertex index (the smaller).
+        a: usize,
+        /// The edge's second vertex index.
+        b: usize,
+        /// How many triangles use it.
+        count: usize,
+    },
+
+    /// A triangle refers to a vertex that does not exist, or uses one vertex twice.
+    #[error("triangle {triangle} is invalid: {problem}")]
+    InvalidTriangle {
+        /// The triangle's index.
+        triangle: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
+
+    /// The values of a grid (mask, voxels) do not match its shape.
+    #[error("{what}: expected {expected} values for the shape, got {got}")]
+    ShapeMismatch {
+        /// Which grid and what (for example "mask row 3").
+        what: String,
+        /// How many the shape calls for.
+        expected: usize,
+        /// How many were given.
+        got: usize,
+    },
+
+    /// A sampler cannot work with this region.
+    #[error("{sampler} cannot sample this region: {reason}")]
+    UnsupportedRegion {
+        /// The sampler's name.
+        sampler: &'static str,
+        /// Why, in words.
+        reason: &'static str,
+    },
 }

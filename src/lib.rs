@@ -31,7 +31,11 @@
 //!   with a [`PairRule`] gives each point its own radius in [`Bridson`] and [`DartThrowing`]
 //!   (see [`field`]).
 //! - The box is the metric space ([`Domain`]: distances, wrapping); where points may go is a
-//!   [`Region`] (today the whole box).
+//!   [`Region`]: the whole box by default, or a ball, a box, a signed-distance closure,
+//!   polygons (feature `geo`), an image mask, voxels, a closed triangle mesh, or their union,
+//!   intersection and difference ([`region`]). Every sampler takes one with `with_region`;
+//!   radius-driven samplers fill every piece of it, count-driven ones return exactly n points
+//!   inside it.
 #![deny(missing_docs)]
 // User input reaches the library's code paths: no unwrap, expect or panic there.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -8,6 +8,9 @@
 //! chosen to give about that many Bridson points; count-driven samplers draw exactly the
 //! nominal count. The throughput is the number of points the benchmarked run produces.
 //!
+//! `region/2d` times Bridson in the unit box against Bridson in a polygon of 1,000 vertices
+//! (points per second of each; the region's cost per accepted point is the ratio).
+//!
 //! The peer comparison (other crates, peak memory, ρ_rel) is a separate program in `peers/`;
 //! see docs/performance.md.
 //!
@@ -24,6 +27,8 @@ use experiments::spec::{
     SampleEliminationParams, SamplerSpec,
 };
 use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule};
+
+use poisson_nd::region::Polygons;
 use poisson_nd::{Bridson, Domain, FillSampler};
 use std::hint::black_box;
 use std::time::Duration;
@@ -208,5 +213,43 @@ fn radius_fields(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, all_samplers, grid_resolution, radius_fields);
+/// A wavy ring of `n` vertices around the centre of the unit square, filling about half of
+/// it: radius 0.4 (1 + 0.1 sin 7θ).
+fn wavy_polygon(n: usize) -> Polygons {
+    let ring: Vec<[f64; 2]> = (0..n)
+        .map(|j| {
+            let t = j as f64 * std::f64::consts::TAU / n as f64;
+            let rho = 0.4 * (1.0 + 0.1 * (7.0 * t).sin());
+            [0.5 + rho * t.cos(), 0.5 + rho * t.sin()]
+        })
+        .collect();
+    Polygons::new(&[vec![ring]]).expect("a valid polygon")
+}
+
+/// Bridson in the unit box against Bridson in a 1,000-vertex polygon at the same radius
+/// (about 100k and 50k points): the throughputs are points per second, so their ratio is the
+/// region's cost per accepted point (target: at most 1.3×). The polygon is classified when
+/// the sampler is built, outside the timed runs, as a user who samples a region repeatedly
+/// would have it.
+fn region_cost(c: &mut Criterion) {
+    let mut group = c.benchmark_group("region/2d");
+    configure(&mut group);
+    let radius = 0.0025;
+    let domain = Domain::<2>::unit();
+    let in_box = Bridson::new(domain, radius).expect("radius in range");
+    let in_polygon = Bridson::builder(domain, radius)
+        .with_region(wavy_polygon(1_000))
+        .build()
+        .expect("radius in range");
+    for (label, sampler) in [("bridson-box", in_box), ("bridson-polygon-1000", in_polygon)] {
+        let produced = sampler.fill_seeded(SEED).len();
+        group.throughput(Throughput::Elements(produced as u64));
+        group.bench_function(BenchmarkId::new(label, "r=0.0025"), |b| {
+            b.iter(|| sampler.fill_seeded(black_box(SEED)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, all_samplers, grid_resolution, radius_fields, region_cost);
 criterion_main!(benches);

@@ -9,6 +9,8 @@ use crate::grid::conflict::NeverConflicts;
 use crate::grid::layout::GridLayout;
 use crate::grid::nearest::NearestGrid;
 use crate::point::Point;
+use crate::region::Region;
+use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use crate::samplers::jittered_grid::cubic_cells;
 use rand::Rng;
@@ -40,6 +42,11 @@ use std::sync::Arc;
 /// in 8D, below some 10^5 points, the grid saves little over scanning every point.
 /// Memory O(N).
 ///
+/// **In a region** ([`with_region`](Self::with_region)) every candidate is drawn uniformly in
+/// the region, by rejection from the part of the box its bounding box covers, and the
+/// nearest-neighbour grid covers that part only: exactly `n` points in the region.
+/// [`PointSet::attempts`] then counts the draws, rejected ones included.
+///
 /// ```
 /// use poisson_nd::{BestCandidate, Domain, Sampler};
 /// let sampler = BestCandidate::new(Domain::<2>::unit()).with_candidates(20)?;
@@ -54,6 +61,7 @@ pub struct BestCandidate<const D: usize> {
     candidates: u32,
     growing: bool,
     max_points: usize,
+    region: SamplerRegion<D>,
 }
 
 impl<const D: usize> BestCandidate<D> {
@@ -65,7 +73,26 @@ impl<const D: usize> BestCandidate<D> {
             candidates: defaults::CANDIDATES,
             growing: false,
             max_points: defaults::MAX_POINTS,
+            region: SamplerRegion::Whole,
         }
+    }
+
+    /// Draws every candidate in `region` (see above). Errors: a periodic domain, a region
+    /// that misses the domain's box, or one with no point found in it.
+    ///
+    /// ```
+    /// use poisson_nd::region::{BoxRegion, Region};
+    /// use poisson_nd::{BestCandidate, Domain, Sampler};
+    /// let strip = BoxRegion::new([0.0, 0.4], [1.0, 0.6])?;
+    /// let sampler = BestCandidate::new(Domain::<2>::unit()).with_region(strip)?;
+    /// let set = sampler.sample_seeded(200, 3);
+    /// assert_eq!(set.len(), 200);
+    /// assert!(set.points.iter().all(|p| strip.contains(p)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
+        self.region = SamplerRegion::from_region(region, &self.domain)?;
+        Ok(self)
     }
 
     /// Sets `m`, the candidates per point (default 10). More candidates give a more even
@@ -129,33 +156,70 @@ impl<const D: usize> Sampler<D> for BestCandidate<D> {
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
         let count = n.min(self.max_points);
         let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
+        match &self.region {
+            SamplerRegion::Whole => {
+                let draw = |rng: &mut R| Some((self.domain.uniform_point(rng), 1));
+                let (points, attempts, _) = self.run(&self.domain, count, draw, rng);
+                PointSet::new(points, self.domain, stop, attempts)
+            }
+            SamplerRegion::Shape(shape) => {
+                let budget = shape.draw_budget();
+                let draw = |rng: &mut R| match shape.draw_inside(rng, budget) {
+                    (Some(p), draws) => Some((p, draws)),
+                    (None, _) => None,
+                };
+                let (points, attempts, complete) = self.run(shape.sampling(), count, draw, rng);
+                let stop = if complete { stop } else { StopReason::Exhausted };
+                PointSet::new(points, self.domain, stop, attempts)
+            }
+        }
+    }
+}
+
+impl<const D: usize> BestCandidate<D> {
+    /// The algorithm over the grid `box_domain` (the domain, or a region's box), with
+    /// candidates from `draw` (a point and the draws it took; `None` when a region's draws
+    /// ran out). Returns the points, the attempts and whether all `count` were placed.
+    fn run<R: Rng + ?Sized>(
+        &self,
+        box_domain: &Domain<D>,
+        count: usize,
+        mut draw: impl FnMut(&mut R) -> Option<(Point<D>, u64)>,
+        rng: &mut R,
+    ) -> (Vec<Point<D>>, u64, bool) {
         let capacity = count.min(1 << 20);
         let mut attempts = 0u64;
-        let mut grid = nearest_grid(&self.domain, Vec::new(), capacity);
+        let mut grid = nearest_grid(box_domain, Vec::new(), capacity);
         let mut built_for = 1;
         while grid.points().len() < count {
             let placed = grid.points().len();
             if placed >= 2 * built_for {
                 // The cells follow the spacing of the points: relaid each time they double.
-                grid = nearest_grid(&self.domain, grid.into_points(), capacity);
+                grid = nearest_grid(box_domain, grid.into_points(), capacity);
                 built_for = placed;
             }
             let candidates = self.candidates_for(placed);
-            let mut best = self.domain.uniform_point(rng);
+            let Some((mut best, draws)) = draw(rng) else {
+                return (grid.into_points(), attempts, false);
+            };
+            let mut used = draws;
             // With no threshold the search always completes; infinity when nothing is placed.
             let mut best_distance =
                 grid.nearest_beyond(&best, f64::NEG_INFINITY).unwrap_or(f64::INFINITY);
             for _ in 1..candidates {
-                let candidate = self.domain.uniform_point(rng);
+                let Some((candidate, draws)) = draw(rng) else {
+                    return (grid.into_points(), attempts.saturating_add(used), false);
+                };
+                used = used.saturating_add(draws);
                 if let Some(d2) = grid.nearest_beyond(&candidate, best_distance) {
                     best = candidate;
                     best_distance = d2;
                 }
             }
-            attempts = attempts.saturating_add(candidates);
+            attempts = attempts.saturating_add(used);
             grid.insert(best, ());
         }
-        PointSet::new(grid.into_points(), self.domain, stop, attempts)
+        (grid.into_points(), attempts, true)
     }
 }
 

@@ -14,6 +14,8 @@ use crate::grid::{
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
+use crate::region::scan::Scan;
+use crate::region::shape::{SamplerRegion, Shape};
 use crate::region::{Region, WholeDomain};
 use crate::rng::{fill_symmetric_32, standard_normal_pair, uniform_index, uniform01};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
@@ -88,11 +90,12 @@ pub struct Bridson<const D: usize> {
     field: Option<FieldSetup<D>>,
     /// Darts thrown when no point is active (radius fields only).
     restart_darts: u32,
+    region: SamplerRegion<D>,
 }
 
 /// The configuration of a [`Bridson`] sampler before it is checked: every setter is
 /// infallible and [`build`](Self::build) validates the whole once.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct BridsonBuilder<const D: usize> {
     domain: Domain<D>,
     radius: f64,
@@ -104,6 +107,24 @@ pub struct BridsonBuilder<const D: usize> {
     field: Option<Arc<dyn RadiusField<D>>>,
     pair_rule: PairRule,
     restart_darts: u32,
+    region: Option<Arc<dyn Region<D>>>,
+}
+
+impl<const D: usize> std::fmt::Debug for BridsonBuilder<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BridsonBuilder")
+            .field("domain", &self.domain)
+            .field("radius", &self.radius)
+            .field("attempts", &self.attempts)
+            .field("max_points", &self.max_points)
+            .field("resolution", &self.resolution)
+            .field("candidate_distance", &self.candidate_distance)
+            .field("field", &self.field)
+            .field("pair_rule", &self.pair_rule)
+            .field("restart_darts", &self.restart_darts)
+            .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
+            .finish_non_exhaustive()
+    }
 }
 
 impl<const D: usize> BridsonBuilder<D> {
@@ -138,6 +159,23 @@ impl<const D: usize> BridsonBuilder<D> {
     #[must_use]
     pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
         self.pair_rule = rule;
+        self
+    }
+
+    /// Samples only the points of `region` instead of the whole box, and fills every piece
+    /// of it: when the front dies, a restart scan seeds the uncovered parts (see
+    /// [`BridsonFill`] and docs/algorithms.md, "Regions"). The domain stays the metric
+    /// space and must be closed; [`build`](Self::build) checks the region against it.
+    #[must_use]
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Self {
+        self.region = Some(Arc::new(region));
+        self
+    }
+
+    /// Samples the whole box again (the default).
+    #[must_use]
+    pub fn without_region(mut self) -> Self {
+        self.region = None;
         self
     }
 
@@ -190,21 +228,25 @@ impl<const D: usize> BridsonBuilder<D> {
     /// indexed. With a radius field: bounds that are not `0 < rmin ≤ rmax < ∞`
     /// ([`Error::InvalidRadiusBounds`]); `rmin` too small for the point limit (as a radius);
     /// `rmax/rmin` so large that the grid's search would be too wide
-    /// ([`Error::RadiusRatioTooLarge`]).
+    /// ([`Error::RadiusRatioTooLarge`]). With a region: a periodic domain, a region that
+    /// misses the domain's box, or one with no point found in it (the radius is then checked
+    /// against the part of the box the region can occupy).
     pub fn build(self) -> Result<Bridson<D>, Error> {
+        let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
+        let sampling = *region.sampling_box(&self.domain);
         let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
-        check_radius(&self.domain, radius, self.max_points)?;
+        check_radius(&sampling, radius, self.max_points)?;
         if self.attempts == 0 {
             return Err(Error::ZeroCount("k (attempts per active point)"));
         }
         let layout = match &field {
             None => GridLayout::for_rule(
-                &self.domain,
+                &sampling,
                 &ConstantRadius::new(radius),
                 self.resolution,
                 self.tuning.dense_grid_limit(),
             )?,
-            Some(setup) => field_layout(&self.domain, setup, self.resolution, self.tuning)?,
+            Some(setup) => field_layout(&sampling, setup, self.resolution, self.tuning)?,
         };
         Ok(Bridson {
             domain: self.domain,
@@ -217,6 +259,7 @@ impl<const D: usize> BridsonBuilder<D> {
             candidate_distance: self.candidate_distance,
             field,
             restart_darts: self.restart_darts,
+            region,
         })
     }
 }
@@ -236,6 +279,7 @@ impl<const D: usize> Bridson<D> {
             field: None,
             pair_rule: PairRule::default(),
             restart_darts: defaults::RESTART_DARTS,
+            region: None,
         }
     }
 
@@ -284,6 +328,7 @@ impl<const D: usize> Bridson<D> {
             field: self.field.as_ref().map(|setup| Arc::clone(&setup.field)),
             pair_rule: self.pair_rule(),
             restart_darts: self.restart_darts,
+            region: self.region.user_region(),
         }
     }
 
@@ -305,6 +350,17 @@ impl<const D: usize> Bridson<D> {
     /// The radius bounds `(rmin, rmax)`: `(r, r)` for one radius.
     pub fn radius_bounds(&self) -> (f64, f64) {
         self.field.as_ref().map_or((self.radius, self.radius), |setup| (setup.rmin, setup.rmax))
+    }
+
+    /// Whether a region smaller than the box was set.
+    pub fn has_region(&self) -> bool {
+        matches!(self.region, SamplerRegion::Shape(_))
+    }
+
+    /// The box candidates are drawn from: the domain's, or the part of it the region can
+    /// occupy.
+    fn sampling_box(&self) -> &Domain<D> {
+        self.region.sampling_box(&self.domain)
     }
 
     /// How candidates are spread over the shell.
@@ -336,7 +392,7 @@ impl<const D: usize> Bridson<D> {
     /// The state of a new run with no points yet: add points or seeds to it, then run it
     /// (see [`BridsonFill`]).
     pub fn start_fill(&self) -> BridsonFill<D> {
-        let estimate = max_points_estimate(&self.domain, self.radius) as usize;
+        let estimate = max_points_estimate(self.sampling_box(), self.radius) as usize;
         BridsonFill::new(self.clone(), estimate.min(1 << 16))
     }
 }
@@ -463,11 +519,21 @@ impl<const D: usize> Sampler<D> for Bridson<D> {
             set.radii = self.field.as_ref().map(|_| Vec::new());
             return set;
         }
-        let estimate = max_points_estimate(&self.domain, self.radius) as usize;
+        let estimate = max_points_estimate(self.sampling_box(), self.radius) as usize;
         // With a field the estimate (at rmin) can be far above the count: reserve less.
         let capacity = if self.field.is_some() { estimate.min(1 << 16) } else { estimate };
         let mut fill = BridsonFill::new(self.clone(), target.min(capacity));
-        fill.add_random(rng);
+        if fill.scan.is_none() {
+            fill.add_random(rng);
+        } else {
+            // A first seed drawn in the region's box; if none lands in the region, the
+            // restart scan finds one.
+            for _ in 0..FIRST_SEED_DRAWS {
+                if fill.add_random(rng) {
+                    break;
+                }
+            }
+        }
         let stop = match fill.run_until(target, rng) {
             StopReason::TargetReached if target < n => StopReason::PointLimit,
             stop => stop,
@@ -487,6 +553,9 @@ impl<const D: usize> FillSampler<D> for Bridson<D> {
     }
 }
 
+/// Draws of a first seed in the region's box before the restart scan takes over.
+const FIRST_SEED_DRAWS: usize = 64;
+
 /// What one [`BridsonFill::step`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -495,8 +564,8 @@ pub enum FillStep {
     Added(usize),
     /// All `k` candidates of the chosen active point failed; it is no longer active.
     Retired,
-    /// No point is active: the run cannot go on (the front is dead). Adding points revives
-    /// it.
+    /// No point is active (the front is dead) and, in a region, the restart scan has no
+    /// uncovered part left to seed: the run cannot go on. Adding points revives it.
     Exhausted,
     /// The point limit is reached.
     PointLimit,
@@ -554,6 +623,14 @@ macro_rules! by_rule {
 ///   no point is active.
 /// - **Result.** [`points`](Self::points) at any time; [`into_point_set`](Self::into_point_set)
 ///   at the end.
+/// - **Regions** ([`BridsonBuilder::with_region`]): seeds and candidates must lie in the
+///   region, and random seeds are drawn from its box. When no point is active, a restart
+///   scan over cells of side r/√D seeds the next uncovered part of the region (a cell holding
+///   a point of the region with no sample closer than r), in a fixed order with darts from
+///   the run's generator, and the front grows again; the run is exhausted only when the scan
+///   has passed every cell. Every piece of the region then holds samples: every point of the
+///   region in a cell where the scan found a point of it is closer than 2r to a sample
+///   (docs/algorithms.md, "Regions").
 ///
 /// ```
 /// use poisson_nd::{Bridson, Domain, StopReason};
@@ -583,6 +660,8 @@ pub struct BridsonFill<const D: usize> {
     stop: StopReason,
     /// The radius field's invalid value that stopped the run, if any.
     field_error: Option<Error>,
+    /// The restart scan, for a region smaller than the box.
+    scan: Option<Scan<D>>,
 }
 
 impl<const D: usize> BridsonFill<D> {
@@ -606,8 +685,13 @@ impl<const D: usize> BridsonFill<D> {
                 FillGrid::FieldHashed(Grid::new(layout, rule, capacity))
             }
         };
+        let scan = match &sampler.region {
+            SamplerRegion::Whole => None,
+            SamplerRegion::Shape(shape) => Some(Scan::new(shape, sampler.radius)),
+        };
         BridsonFill {
             region: WholeDomain::new(sampler.domain),
+            scan,
             sampler,
             grid,
             active: Vec::new(),
@@ -681,7 +765,11 @@ impl<const D: usize> BridsonFill<D> {
         if self.field_error.is_some() || self.len() >= self.sampler.max_points {
             return false;
         }
-        let Some(p) = self.region.admit(&self.sampler.domain, &p) else { return false };
+        let admitted = match &self.sampler.region {
+            SamplerRegion::Whole => self.region.admit(&self.sampler.domain, &p),
+            SamplerRegion::Shape(shape) => shape.admit(&self.sampler.domain, &p),
+        };
+        let Some(p) = admitted else { return false };
         let setup = self.sampler.field.as_ref();
         let stored = by_rule!(&mut self.grid, grid =>
             constant: {
@@ -710,17 +798,21 @@ impl<const D: usize> BridsonFill<D> {
         }
     }
 
-    /// Draws one point uniformly in the domain and [`add`](Self::add)s it (one attempt):
-    /// how a run starts without given points. Returns whether it was stored.
+    /// Draws one point uniformly in the domain (in a region: in the part of the domain's
+    /// box its bounding box covers) and [`add`](Self::add)s it (one attempt): how a run
+    /// starts without given points. Returns whether it was stored.
     pub fn add_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
-        let p = self.sampler.domain.uniform_point(rng);
+        let p = self.sampler.sampling_box().uniform_point(rng);
         self.attempts += 1;
         self.add(p)
     }
 
     /// One step: picks an active point at random and tries up to `k` candidates around it;
     /// the first with no point closer than `r` is stored and becomes active, and if none
-    /// is, the active point retires.
+    /// is, the active point retires. When no point is active, a step restarts the run if it
+    /// can: with a radius field by uniform darts (see
+    /// [`BridsonBuilder::with_restart_darts`]), in a region by the restart scan's next seed
+    /// ([`FillStep::Added`]).
     pub fn step<R: Rng + ?Sized>(&mut self, rng: &mut R) -> FillStep {
         if self.field_error.is_some() {
             return FillStep::InvalidField;
@@ -729,23 +821,24 @@ impl<const D: usize> BridsonFill<D> {
             self.stop = StopReason::PointLimit;
             return FillStep::PointLimit;
         }
-        // A field run restarts with darts instead (see `with_restart_darts`).
-        if self.active.is_empty() && self.sampler.field.is_none() {
-            self.stop = StopReason::Exhausted;
-            return FillStep::Exhausted;
-        }
-        let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
-        let mut attempts = self.attempts;
-        let restart = active.is_empty();
-        let added = by_rule!(&mut self.grid, grid =>
-            constant: Ok(try_around(sampler, region, grid, active, &mut attempts, rng)),
-            field: if restart {
-                restart_field(sampler, region, grid, active, &mut attempts, rng)
-            } else {
-                try_around_field(sampler, region, grid, active, &mut attempts, rng)
+        let shape = self.shape();
+        let restart = self.active.is_empty();
+        let added = if restart && self.sampler.field.is_none() {
+            // One radius: only the restart scan can revive the run.
+            Ok(false)
+        } else {
+            match &shape {
+                None => {
+                    let whole = self.region;
+                    self.step_in(&whole, restart, rng)
+                }
+                Some(shape) => self.step_in(&**shape, restart, rng),
             }
-        );
-        self.attempts = attempts;
+        };
+        let added = match (added, &shape) {
+            (Ok(false), Some(shape)) if restart => self.seed_from_scan(shape, rng),
+            (added, _) => added,
+        };
         match added {
             Ok(true) => FillStep::Added(self.len() - 1),
             Ok(false) if restart => {
@@ -760,6 +853,36 @@ impl<const D: usize> BridsonFill<D> {
         }
     }
 
+    /// The classified shape of a region smaller than the box, if any.
+    fn shape(&self) -> Option<Arc<Shape<D>>> {
+        match &self.sampler.region {
+            SamplerRegion::Whole => None,
+            SamplerRegion::Shape(shape) => Some(Arc::clone(shape)),
+        }
+    }
+
+    /// [`step`](Self::step)'s work in `region`, compiled for it and for the grid's rule:
+    /// candidates around an active point, or (`restart`, radius fields only) restart darts.
+    fn step_in<G: Region<D>, R: Rng + ?Sized>(
+        &mut self,
+        region: &G,
+        restart: bool,
+        rng: &mut R,
+    ) -> Result<bool, Error> {
+        let (sampler, active) = (&self.sampler, &mut self.active);
+        let mut attempts = self.attempts;
+        let added = by_rule!(&mut self.grid, grid =>
+            constant: Ok(try_around(sampler, region, grid, active, &mut attempts, rng)),
+            field: if restart {
+                restart_field(sampler, region, grid, active, &mut attempts, rng)
+            } else {
+                try_around_field(sampler, region, grid, active, &mut attempts, rng)
+            }
+        );
+        self.attempts = attempts;
+        added
+    }
+
     /// Steps until there are `target` points ([`StopReason::TargetReached`]), no point is
     /// active ([`StopReason::Exhausted`]) or the point limit stops it first
     /// ([`StopReason::PointLimit`]). Can be called again, with a higher target or after
@@ -770,13 +893,13 @@ impl<const D: usize> BridsonFill<D> {
             return StopReason::InvalidField;
         }
         let limit = target.min(self.sampler.max_points);
-        let (sampler, region, active) = (&self.sampler, &self.region, &mut self.active);
-        let mut attempts = self.attempts;
-        let exhausted = by_rule!(&mut self.grid, grid =>
-            constant: Ok(run_loop(sampler, region, grid, active, &mut attempts, limit, rng)),
-            field: run_loop_field(sampler, region, grid, active, &mut attempts, limit, rng)
-        );
-        self.attempts = attempts;
+        let exhausted = match self.shape() {
+            None => {
+                let whole = self.region;
+                self.run_in(&whole, limit, rng)
+            }
+            Some(shape) => self.run_shape(&shape, limit, rng),
+        };
         let exhausted = match exhausted {
             Ok(exhausted) => exhausted,
             Err(error) => return self.fail(error),
@@ -789,6 +912,86 @@ impl<const D: usize> BridsonFill<D> {
             StopReason::PointLimit
         };
         self.stop
+    }
+
+    /// The loop in `region`, compiled for it and for the grid's rule: steps until `limit`
+    /// points or until no point is active (returns whether the latter ended it).
+    fn run_in<G: Region<D>, R: Rng + ?Sized>(
+        &mut self,
+        region: &G,
+        limit: usize,
+        rng: &mut R,
+    ) -> Result<bool, Error> {
+        let (sampler, active) = (&self.sampler, &mut self.active);
+        let mut attempts = self.attempts;
+        let exhausted = by_rule!(&mut self.grid, grid =>
+            constant: Ok(run_loop(sampler, region, grid, active, &mut attempts, limit, rng)),
+            field: run_loop_field(sampler, region, grid, active, &mut attempts, limit, rng)
+        );
+        self.attempts = attempts;
+        exhausted
+    }
+
+    /// The run in a region: the loop, compiled for the classified shape, and the restart
+    /// scan's seeds each time the front dies. Returns whether the scan ran out.
+    fn run_shape<R: Rng + ?Sized>(
+        &mut self,
+        shape: &Shape<D>,
+        limit: usize,
+        rng: &mut R,
+    ) -> Result<bool, Error> {
+        loop {
+            if !self.run_in(shape, limit, rng)? {
+                return Ok(false);
+            }
+            if !self.seed_from_scan(shape, rng)? {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Stores the restart scan's next seed as an active point (one attempt); false when the
+    /// scan is over (or there is none: the whole box). With a radius field a point counts
+    /// as covered where a point of its own radius would conflict, and the seed takes the
+    /// field's radius; an invalid field value is the error.
+    fn seed_from_scan<R: Rng + ?Sized>(
+        &mut self,
+        shape: &Shape<D>,
+        rng: &mut R,
+    ) -> Result<bool, Error> {
+        let Some(scan) = self.scan.as_mut() else { return Ok(false) };
+        let setup = self.sampler.field.as_ref();
+        let failure = std::cell::RefCell::new(None);
+        let seed = by_rule!(&self.grid, grid =>
+            constant: scan.next_seed(shape, |p| grid.has_conflict(p, ()), rng),
+            field: scan.next_seed(
+                shape,
+                |p| match setup.map(|setup| setup.radius_at(p)) {
+                    Some(Ok(r)) => grid.has_conflict_within(p, r),
+                    Some(Err(error)) => {
+                        failure.borrow_mut().get_or_insert(error);
+                        true
+                    }
+                    None => true,
+                },
+                rng,
+            )
+        );
+        if let Some(error) = failure.into_inner() {
+            return Err(error);
+        }
+        let Some(seed) = seed else { return Ok(false) };
+        self.attempts += 1;
+        let index = by_rule!(&mut self.grid, grid =>
+            constant: grid.insert(seed, ()),
+            field: match setup.map(|setup| setup.radius_at(&seed)) {
+                Some(Ok(r)) => grid.insert(seed, r),
+                Some(Err(error)) => return Err(error),
+                None => return Ok(false),
+            }
+        );
+        self.active.push(index);
+        Ok(true)
     }
 
     /// Steps until no point is active ([`StopReason::Exhausted`]) or the point limit is
@@ -933,7 +1136,7 @@ fn restart_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
 ) -> Result<bool, Error> {
     let Some(setup) = &sampler.field else { return Ok(false) };
     for _ in 0..sampler.restart_darts {
-        let dart = sampler.domain.uniform_point(rng);
+        let dart = sampler.sampling_box().uniform_point(rng);
         *attempts += 1;
         if !region.contains_box_point(&dart) {
             continue;

@@ -10,6 +10,8 @@ use crate::grid::{
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
+use crate::region::scan::Scan;
+use crate::region::shape::{SamplerRegion, Shape};
 use crate::region::{Region, WholeDomain};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
@@ -74,11 +76,12 @@ pub struct DartThrowing<const D: usize> {
     /// The radius field and pair rule, `None` for one radius (`radius` is then the field's
     /// rmin).
     field: Option<FieldSetup<D>>,
+    region: SamplerRegion<D>,
 }
 
 /// The configuration of a [`DartThrowing`] sampler before it is checked: every setter is
 /// infallible and [`build`](Self::build) validates the whole once.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct DartThrowingBuilder<const D: usize> {
     domain: Domain<D>,
     radius: f64,
@@ -88,6 +91,22 @@ pub struct DartThrowingBuilder<const D: usize> {
     grid: Option<GridResolution>,
     field: Option<Arc<dyn RadiusField<D>>>,
     pair_rule: PairRule,
+    region: Option<Arc<dyn Region<D>>>,
+}
+
+impl<const D: usize> std::fmt::Debug for DartThrowingBuilder<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DartThrowingBuilder")
+            .field("domain", &self.domain)
+            .field("radius", &self.radius)
+            .field("max_misses", &self.max_misses)
+            .field("max_points", &self.max_points)
+            .field("grid", &self.grid)
+            .field("field", &self.field)
+            .field("pair_rule", &self.pair_rule)
+            .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
+            .finish_non_exhaustive()
+    }
 }
 
 impl<const D: usize> DartThrowingBuilder<D> {
@@ -106,6 +125,24 @@ impl<const D: usize> DartThrowingBuilder<D> {
     #[must_use]
     pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
         self.pair_rule = rule;
+        self
+    }
+
+    /// Samples only the points of `region` instead of the whole box: darts are drawn from
+    /// the part of the domain's box the region's bounding box covers, and a dart outside the
+    /// region misses. When the misses end the run, a restart scan adds a point to every part
+    /// of the region left uncovered (docs/algorithms.md, "Regions"). The domain stays the
+    /// metric space and must be closed; [`build`](Self::build) checks the region against it.
+    #[must_use]
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Self {
+        self.region = Some(Arc::new(region));
+        self
+    }
+
+    /// Samples the whole box again (the default).
+    #[must_use]
+    pub fn without_region(mut self) -> Self {
+        self.region = None;
         self
     }
 
@@ -157,17 +194,20 @@ impl<const D: usize> DartThrowingBuilder<D> {
     /// than can be indexed. With a radius field: bounds that are not `0 < rmin ≤ rmax < ∞`
     /// ([`Error::InvalidRadiusBounds`]); `rmin` too small for the point limit; with a grid,
     /// `rmax/rmin` so large that its search would be too wide
-    /// ([`Error::RadiusRatioTooLarge`]).
+    /// ([`Error::RadiusRatioTooLarge`]). With a region: a periodic domain, a region that
+    /// misses the domain's box, or one with no point found in it.
     pub fn build(self) -> Result<DartThrowing<D>, Error> {
+        let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
+        let sampling = *region.sampling_box(&self.domain);
         let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
-        check_radius(&self.domain, radius, self.max_points)?;
+        check_radius(&sampling, radius, self.max_points)?;
         if self.max_misses == 0 {
             return Err(Error::ZeroCount("max_misses"));
         }
         let grid = match (self.grid, &field) {
             (Some(resolution), None) => {
                 let layout = GridLayout::for_rule(
-                    &self.domain,
+                    &sampling,
                     &ConstantRadius::new(radius),
                     resolution,
                     self.tuning.dense_grid_limit(),
@@ -175,7 +215,7 @@ impl<const D: usize> DartThrowingBuilder<D> {
                 Some((resolution, Arc::new(layout)))
             }
             (Some(resolution), Some(setup)) => {
-                let layout = field_layout(&self.domain, setup, resolution, self.tuning)?;
+                let layout = field_layout(&sampling, setup, resolution, self.tuning)?;
                 Some((resolution, Arc::new(layout)))
             }
             (None, _) => None,
@@ -188,6 +228,7 @@ impl<const D: usize> DartThrowingBuilder<D> {
             tuning: self.tuning,
             grid,
             field,
+            region,
         })
     }
 }
@@ -205,6 +246,7 @@ impl<const D: usize> DartThrowing<D> {
             grid: None,
             field: None,
             pair_rule: PairRule::default(),
+            region: None,
         }
     }
 
@@ -236,7 +278,13 @@ impl<const D: usize> DartThrowing<D> {
             grid: self.grid_resolution(),
             field: self.field.as_ref().map(|setup| Arc::clone(&setup.field)),
             pair_rule: self.pair_rule(),
+            region: self.region.user_region(),
         }
+    }
+
+    /// Whether a region smaller than the box was set.
+    pub fn has_region(&self) -> bool {
+        matches!(self.region, SamplerRegion::Shape(_))
     }
 
     /// The radius field, `None` for one radius (a constant field is one radius).
@@ -274,52 +322,80 @@ impl<const D: usize> DartThrowing<D> {
         self.grid.as_ref().map(|(resolution, _)| *resolution)
     }
 
-    /// The dart-throwing loop, shared by both searches so that they make the same decisions.
-    /// Stops with `TargetReached` at `target` points or `Exhausted` after too many misses.
+    /// The dart-throwing loop, shared by both searches so that they make the same decisions:
+    /// darts uniform in `darts` (the domain, or a region's box). Stops with `TargetReached`
+    /// at `target` points or `Exhausted` after too many misses; returns the darts thrown.
     fn throw<R: Rng + ?Sized, A: AcceptedPoints<D>, G: Region<D>>(
         &self,
-        mut accepted: A,
+        accepted: &mut A,
         region: &G,
+        darts: &Domain<D>,
         target: usize,
         rng: &mut R,
-    ) -> (Vec<Point<D>>, StopReason, u64) {
+    ) -> (StopReason, u64) {
         let mut attempts = 0u64;
         let mut misses = 0u64;
         while accepted.len() < target {
-            let dart = self.domain.uniform_point(rng);
+            let dart = darts.uniform_point(rng);
             attempts += 1;
             // A dart outside the region misses (never for the whole box, where the test
             // compiles away).
             if !region.contains_box_point(&dart) || accepted.has_point_within_radius(&dart) {
                 misses += 1;
                 if misses >= self.max_misses {
-                    return (accepted.into_points(), StopReason::Exhausted, attempts);
+                    return (StopReason::Exhausted, attempts);
                 }
             } else {
                 accepted.insert(dart);
                 misses = 0;
             }
         }
-        (accepted.into_points(), StopReason::TargetReached, attempts)
+        (StopReason::TargetReached, attempts)
     }
 
-    /// [`throw`](Self::throw) for a radius field: each dart in the region takes the field's
-    /// radius at its position (an invalid value ends the run with its error) and is tested
-    /// with the pair rule.
+    /// A run in a region: the darts, then, if the misses ended them, the restart scan's
+    /// seeds until it has passed every cell (or the target is reached).
+    fn throw_in_shape<R: Rng + ?Sized, A: AcceptedPoints<D>>(
+        &self,
+        mut accepted: A,
+        shape: &Shape<D>,
+        target: usize,
+        rng: &mut R,
+    ) -> (Vec<Point<D>>, StopReason, u64) {
+        let (mut stop, mut attempts) =
+            self.throw(&mut accepted, shape, shape.sampling(), target, rng);
+        if stop == StopReason::Exhausted {
+            let mut scan = Scan::new(shape, self.radius);
+            loop {
+                if accepted.len() >= target {
+                    stop = StopReason::TargetReached;
+                    break;
+                }
+                let seed = scan.next_seed(shape, |p| accepted.has_point_within_radius(p), rng);
+                let Some(seed) = seed else { break };
+                accepted.insert(seed);
+                attempts += 1;
+            }
+        }
+        (accepted.into_points(), stop, attempts)
+    }
+
+    /// [`throw`](Self::throw) for a radius field: darts uniform in `darts`; each dart in
+    /// the region takes the field's radius at its position (an invalid value ends the run
+    /// with its error) and is tested with the pair rule.
     fn throw_field<R: Rng + ?Sized, A: FieldAccepted<D>, G: Region<D>>(
         &self,
         setup: &FieldSetup<D>,
-        mut accepted: A,
+        accepted: &mut A,
         region: &G,
+        darts: &Domain<D>,
         target: usize,
         rng: &mut R,
-    ) -> FieldRun<D> {
+    ) -> (StopReason, u64, Option<Error>) {
         let mut attempts = 0u64;
         let mut misses = 0u64;
-        let mut stop = StopReason::TargetReached;
-        let mut error = None;
         while accepted.len() < target {
-            let dart = self.domain.uniform_point(rng);
+            let dart = darts.uniform_point(rng);
             attempts += 1;
             let miss = if region.contains_box_point(&dart) {
                 match setup.radius_at(&dart) {
@@ -328,11 +404,7 @@ impl<const D: usize> DartThrowing<D> {
                         false
                     }
                     Ok(_) => true,
-                    Err(e) => {
-                        error = Some(e);
-                        stop = StopReason::InvalidField;
-                        break;
-                    }
+                    Err(e) => return (StopReason::InvalidField, attempts, Some(e)),
                 }
             } else {
                 true
@@ -340,11 +412,66 @@ impl<const D: usize> DartThrowing<D> {
             if miss {
                 misses += 1;
                 if misses >= self.max_misses {
-                    stop = StopReason::Exhausted;
-                    break;
+                    return (StopReason::Exhausted, attempts, None);
                 }
             } else {
                 misses = 0;
+            }
+        }
+        (StopReason::TargetReached, attempts, None)
+    }
+
+    /// A field run, in the region when there is one: the darts, then, if the misses ended
+    /// them in a region, the restart scan's seeds, each with the field's radius and tested
+    /// with the pair rule (a point is covered where a seed of its own radius would conflict).
+    fn throw_field_run<R: Rng + ?Sized, A: FieldAccepted<D>>(
+        &self,
+        setup: &FieldSetup<D>,
+        mut accepted: A,
+        target: usize,
+        rng: &mut R,
+    ) -> FieldRun<D> {
+        let (mut stop, mut attempts, mut error) = match &self.region {
+            SamplerRegion::Whole => {
+                let region = WholeDomain::new(self.domain);
+                self.throw_field(setup, &mut accepted, &region, &self.domain, target, rng)
+            }
+            SamplerRegion::Shape(shape) => {
+                self.throw_field(setup, &mut accepted, &**shape, shape.sampling(), target, rng)
+            }
+        };
+        if let (StopReason::Exhausted, SamplerRegion::Shape(shape)) = (stop, &self.region) {
+            let mut scan = Scan::new(shape, self.radius);
+            loop {
+                if accepted.len() >= target {
+                    stop = StopReason::TargetReached;
+                    break;
+                }
+                let failure = std::cell::RefCell::new(None);
+                let seed = scan.next_seed(
+                    shape,
+                    |p| match setup.radius_at(p) {
+                        Ok(r) => accepted.conflicts(p, r),
+                        Err(e) => {
+                            failure.borrow_mut().get_or_insert(e);
+                            true
+                        }
+                    },
+                    rng,
+                );
+                if let Some(e) = failure.into_inner() {
+                    (stop, error) = (StopReason::InvalidField, Some(e));
+                    break;
+                }
+                let Some(seed) = seed else { break };
+                match setup.radius_at(&seed) {
+                    Ok(r) => accepted.insert(seed, r),
+                    Err(e) => {
+                        (stop, error) = (StopReason::InvalidField, Some(e));
+                        break;
+                    }
+                }
+                attempts += 1;
             }
         }
         let (points, radii) = accepted.into_parts();
@@ -503,27 +630,50 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
             return self.sample_field(setup, n, rng);
         }
         let target = n.min(self.max_points);
-        let capacity = target.min(max_points_estimate(&self.domain, self.radius) as usize);
+        let sampling = self.region.sampling_box(&self.domain);
+        let capacity = target.min(max_points_estimate(sampling, self.radius) as usize);
         let capacity = capacity.min(1 << 20);
-        let region = WholeDomain::new(self.domain);
         let rule = ConstantRadius::new(self.radius);
-        let (points, stop, attempts) = match &self.grid {
-            Some((_, layout)) if layout.is_dense() => {
-                let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
-                self.throw(grid, &region, target, rng)
+        let naive = || EveryPoint {
+            points: Vec::with_capacity(capacity),
+            radius_squared: self.radius * self.radius,
+            torus: self.domain.is_periodic().then_some(*self.domain.extent()),
+        };
+        let (points, stop, attempts) = match &self.region {
+            SamplerRegion::Whole => {
+                let region = WholeDomain::new(self.domain);
+                let finish = |(stop, attempts), points| (points, stop, attempts);
+                match &self.grid {
+                    Some((_, layout)) if layout.is_dense() => {
+                        let mut grid =
+                            Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
+                        let run = self.throw(&mut grid, &region, &self.domain, target, rng);
+                        finish(run, grid.into_points())
+                    }
+                    Some((_, layout)) => {
+                        let mut grid =
+                            Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
+                        let run = self.throw(&mut grid, &region, &self.domain, target, rng);
+                        finish(run, grid.into_points())
+                    }
+                    None => {
+                        let mut accepted = naive();
+                        let run = self.throw(&mut accepted, &region, &self.domain, target, rng);
+                        finish(run, accepted.into_points())
+                    }
+                }
             }
-            Some((_, layout)) => {
-                let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
-                self.throw(grid, &region, target, rng)
-            }
-            None => {
-                let accepted = EveryPoint {
-                    points: Vec::with_capacity(capacity),
-                    radius_squared: self.radius * self.radius,
-                    torus: self.domain.is_periodic().then_some(*self.domain.extent()),
-                };
-                self.throw(accepted, &region, target, rng)
-            }
+            SamplerRegion::Shape(shape) => match &self.grid {
+                Some((_, layout)) if layout.is_dense() => {
+                    let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
+                    self.throw_in_shape(grid, shape, target, rng)
+                }
+                Some((_, layout)) => {
+                    let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
+                    self.throw_in_shape(grid, shape, target, rng)
+                }
+                None => self.throw_in_shape(naive(), shape, target, rng),
+            },
         };
         let stop = if stop == StopReason::TargetReached && target < n {
             StopReason::PointLimit
@@ -548,20 +698,20 @@ impl<const D: usize> DartThrowing<D> {
     ) -> PointSet<D> {
         let target = n.min(self.max_points);
         // The estimate (at rmin) can be far above the count: reserve less.
-        let capacity = target.min(max_points_estimate(&self.domain, self.radius) as usize);
+        let sampling = self.region.sampling_box(&self.domain);
+        let capacity = target.min(max_points_estimate(sampling, self.radius) as usize);
         let capacity = capacity.min(1 << 16);
-        let region = WholeDomain::new(self.domain);
         let (rule, rmin, rmax) = (setup.rule, setup.rmin, setup.rmax);
         let run = match &self.grid {
             Some((_, layout)) if layout.is_dense() => {
                 let rule = FieldRule::new(rule, rmin, rmax, Some(layout.key_count()));
                 let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
-                self.throw_field(setup, grid, &region, target, rng)
+                self.throw_field_run(setup, grid, target, rng)
             }
             Some((_, layout)) => {
                 let rule = FieldRule::new(rule, rmin, rmax, None);
                 let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
-                self.throw_field(setup, grid, &region, target, rng)
+                self.throw_field_run(setup, grid, target, rng)
             }
             None => {
                 let accepted = EveryPointField {
@@ -570,7 +720,7 @@ impl<const D: usize> DartThrowing<D> {
                     rule,
                     torus: self.domain.is_periodic().then_some(*self.domain.extent()),
                 };
-                self.throw_field(setup, accepted, &region, target, rng)
+                self.throw_field_run(setup, accepted, target, rng)
             }
         };
         let stop = if run.stop == StopReason::TargetReached && target < n {

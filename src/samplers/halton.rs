@@ -4,6 +4,8 @@ use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
+use crate::region::Region;
+use crate::region::shape::SamplerRegion;
 use crate::rng::uniform_index;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
@@ -46,6 +48,16 @@ pub const MAX_DIM: usize = PRIMES.len();
 /// spacing, and axes with large bases are strongly correlated for the first indices
 /// (visible in 2D projections of high dimensions).
 ///
+/// **In a region** ([`with_region`](Self::with_region)) the sequence is laid over the part of
+/// the box the region's bounding box covers, and the points that fall in the region are kept,
+/// in index order, until there are `n` (rejection along the sequence). The kept points are
+/// the sequence's own, so its stratification survives wherever the boundary does not cut: over
+/// any `Π b_j^(k_j)` consecutive indices, every elementary box of that size lying wholly in the
+/// region still receives exactly one point; only the boxes the boundary cuts get their points
+/// unevenly. (Warping the sequence into the region instead would keep the count without
+/// rejection, but no map from a box onto a general shape keeps the boxes' volumes.)
+/// [`PointSet::attempts`] counts the indices used.
+///
 /// ```
 /// use poisson_nd::{Domain, Halton, Sampler};
 /// let halton = Halton::new(Domain::<2>::unit())?;
@@ -62,6 +74,7 @@ pub struct Halton<const D: usize> {
     skip: u64,
     randomized: bool,
     max_points: usize,
+    region: SamplerRegion<D>,
 }
 
 impl<const D: usize> Halton<D> {
@@ -76,7 +89,32 @@ impl<const D: usize> Halton<D> {
                 value: D as f64,
             });
         }
-        Ok(Halton { domain, skip: 0, randomized: false, max_points: defaults::MAX_POINTS })
+        Ok(Halton {
+            domain,
+            skip: 0,
+            randomized: false,
+            max_points: defaults::MAX_POINTS,
+            region: SamplerRegion::Whole,
+        })
+    }
+
+    /// Keeps only the points of the sequence that fall in `region`, laying the sequence over
+    /// the region's box (see above). Errors: a periodic domain, a region that misses the
+    /// domain's box, or one with no point found in it.
+    ///
+    /// ```
+    /// use poisson_nd::region::{Ball, Region};
+    /// use poisson_nd::{Domain, Halton, Sampler};
+    /// let ball = Ball::new([0.5, 0.5, 0.5], 0.4)?;
+    /// let halton = Halton::new(Domain::<3>::unit())?.with_region(ball)?;
+    /// let set = halton.sample_seeded(100, 0);
+    /// assert_eq!(set.len(), 100);
+    /// assert!(set.points.iter().all(|p| ball.contains(p)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
+        self.region = SamplerRegion::from_region(region, &self.domain)?;
+        Ok(self)
     }
 
     /// Skips the first `s` points of the sequence: the first point has index `1 + s`.
@@ -203,21 +241,41 @@ impl<const D: usize> Sampler<D> for Halton<D> {
             Vec::new()
         };
 
-        let origin = self.domain.origin();
-        let extent = self.domain.extent();
-        let points: Vec<Point<D>> = (0..count as u64)
-            .map(|j| {
-                let index = 1 + self.skip + j;
-                std::array::from_fn(|axis| {
-                    let permutations = tables.get(axis).map(|(t, digits)| (t.as_slice(), *digits));
-                    let u = radical_inverse(index, u64::from(PRIMES[axis]), permutations);
-                    let upper = origin[axis] + extent[axis];
-                    let x = origin[axis] + extent[axis] * u;
-                    if x < upper { x } else { upper.next_down() }
-                })
+        let sampling = self.region.sampling_box(&self.domain);
+        let origin = sampling.origin();
+        let extent = sampling.extent();
+        let point_at = |index: u64| -> Point<D> {
+            std::array::from_fn(|axis| {
+                let permutations = tables.get(axis).map(|(t, digits)| (t.as_slice(), *digits));
+                let u = radical_inverse(index, u64::from(PRIMES[axis]), permutations);
+                let upper = origin[axis] + extent[axis];
+                let x = origin[axis] + extent[axis] * u;
+                if x < upper { x } else { upper.next_down() }
             })
-            .collect();
-        PointSet::new_unrejected(points, self.domain, stop)
+        };
+        let SamplerRegion::Shape(shape) = &self.region else {
+            let points: Vec<Point<D>> =
+                (0..count as u64).map(|j| point_at(1 + self.skip + j)).collect();
+            return PointSet::new_unrejected(points, self.domain, stop);
+        };
+        // Indices until `count` points fall in the region, or a budget far beyond what the
+        // region's share of its box calls for (then the run stops short, exhausted).
+        let budget = (count as f64 * shape.draw_budget() as f64).min(u64::MAX as f64) as u64;
+        let mut points = Vec::with_capacity(count.min(1 << 20));
+        let mut index = 1 + self.skip;
+        let mut used = 0u64;
+        while points.len() < count {
+            if used >= budget || index == u64::MAX {
+                return PointSet::new(points, self.domain, StopReason::Exhausted, used);
+            }
+            let p = point_at(index);
+            index += 1;
+            used += 1;
+            if shape.contains_box_point(&p) {
+                points.push(p);
+            }
+        }
+        PointSet::new(points, self.domain, stop, used)
     }
 }
 

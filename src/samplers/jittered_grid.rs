@@ -4,6 +4,9 @@ use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
+use crate::region::scan::probes_per_axis;
+use crate::region::shape::{SamplerRegion, Shape, for_lattice};
+use crate::region::{BoxClass, Region};
 use crate::rng::uniform01;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
@@ -35,6 +38,18 @@ use rand::Rng;
 /// upper face is moved one float down), exactly one point per cell; O(n·D) time. There is
 /// **no minimum distance**: points of neighbouring cells can be arbitrarily close.
 ///
+/// **In a region** ([`with_region`](Self::with_region)) the grid is laid over the part of the
+/// box the region's bounding box covers, and a cell *takes part* when it holds a point of the
+/// region (its centre when the cell is wholly inside, else one of a lattice of probes). The
+/// grid is the smallest, by the rule above applied to counts c = n, 2n, 4n, … and then
+/// bisected, whose taking-part cells number `K ≥ n`; `n` of them are chosen by systematic
+/// sampling along the cell order (cell `⌊(j + u)·K/n⌋` for `j < n`, one uniform `u`), and each
+/// gets one point uniform in its part of the region (by rejection within the cell, up to 64
+/// draws, then the point found when the cell was tested). So a region gives **exactly `n`
+/// points**, one per chosen cell. A cell the boundary cuts holds less of the region than a
+/// whole one but still gets a point when chosen, so the density is a little higher along the
+/// boundary (by at most the share of cut cells). [`PointSet::attempts`] counts the draws.
+///
 /// ```
 /// use poisson_nd::{Domain, JitteredGrid, Sampler};
 /// let domain = Domain::from_origin_and_extent([0.0, 0.0], [2.0, 1.0])?;
@@ -48,12 +63,35 @@ use rand::Rng;
 pub struct JitteredGrid<const D: usize> {
     domain: Domain<D>,
     max_points: usize,
+    region: SamplerRegion<D>,
 }
+
+/// Draws per chosen cell of a region before its probe point is taken instead.
+const DRAWS_PER_CELL: usize = 64;
 
 impl<const D: usize> JitteredGrid<D> {
     /// A jittered grid in `domain`, with the point limit [`defaults::MAX_POINTS`].
     pub fn new(domain: Domain<D>) -> Self {
-        JitteredGrid { domain, max_points: defaults::MAX_POINTS }
+        JitteredGrid { domain, max_points: defaults::MAX_POINTS, region: SamplerRegion::Whole }
+    }
+
+    /// One point in each of `n` cells that meet `region` (see above): exactly `n` points.
+    /// Errors: a periodic domain, a region that misses the domain's box, or one with no point
+    /// found in it.
+    ///
+    /// ```
+    /// use poisson_nd::region::{Ball, Region};
+    /// use poisson_nd::{Domain, JitteredGrid, Sampler};
+    /// let disc = Ball::new([0.5, 0.5], 0.45)?;
+    /// let jittered = JitteredGrid::new(Domain::<2>::unit()).with_region(disc)?;
+    /// let set = jittered.sample_seeded(300, 4);
+    /// assert_eq!(set.len(), 300);
+    /// assert!(set.points.iter().all(|p| disc.contains(p)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
+        self.region = SamplerRegion::from_region(region, &self.domain)?;
+        Ok(self)
     }
 
     /// Caps the points one run may produce (default [`defaults::MAX_POINTS`]); a larger `n`
@@ -116,6 +154,11 @@ impl<const D: usize> Sampler<D> for JitteredGrid<D> {
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
         let capped = n.min(self.max_points);
         let stop = if capped == n { StopReason::TargetReached } else { StopReason::PointLimit };
+        if let SamplerRegion::Shape(shape) = &self.region {
+            let (points, complete, attempts) = in_shape(shape, capped, rng);
+            let stop = if complete { stop } else { StopReason::Exhausted };
+            return PointSet::new(points, self.domain, stop, attempts);
+        }
         let cells = self.grid_shape(capped);
         // At most `capped` cells by construction.
         let count: usize = if capped == 0 { 0 } else { cells.iter().product() };
@@ -141,6 +184,120 @@ impl<const D: usize> Sampler<D> for JitteredGrid<D> {
         }
         PointSet::new_unrejected(points, self.domain, stop)
     }
+}
+
+/// The cells of a grid over `shape`'s box, `cells` per axis, that hold a point of the region,
+/// in cell order (axis 0 fastest), each with that point.
+fn cells_in_shape<const D: usize>(
+    shape: &Shape<D>,
+    cells: &[usize; D],
+) -> Vec<(Point<D>, Point<D>)> {
+    let sampling = shape.sampling();
+    let (origin, extent) = (sampling.origin(), sampling.extent());
+    let side: [f64; D] = std::array::from_fn(|i| extent[i] / cells[i] as f64);
+    let probes = probes_per_axis(D);
+    let mut found = Vec::new();
+    let mut at = [0usize; D];
+    let total: usize = cells.iter().product();
+    for _ in 0..total {
+        let lower: Point<D> = std::array::from_fn(|i| origin[i] + at[i] as f64 * side[i]);
+        let upper: Point<D> = std::array::from_fn(|i| origin[i] + (at[i] + 1) as f64 * side[i]);
+        let witness = match shape.classify_box(&lower, &upper) {
+            BoxClass::Outside => None,
+            BoxClass::Inside => Some(std::array::from_fn(|i| 0.5 * (lower[i] + upper[i]))),
+            BoxClass::Straddling => {
+                let mut hit = None;
+                for_lattice::<D>(probes, |offsets| {
+                    let p: Point<D> = std::array::from_fn(|i| lower[i] + offsets[i] * side[i]);
+                    let inside = shape.contains_box_point(&p);
+                    if inside {
+                        hit = Some(p);
+                    }
+                    inside
+                });
+                hit
+            }
+        };
+        if let Some(w) = witness.filter(|w| shape.contains_box_point(w)) {
+            found.push((lower, w));
+        }
+        for i in 0..D {
+            at[i] += 1;
+            if at[i] < cells[i] {
+                break;
+            }
+            at[i] = 0;
+        }
+    }
+    found
+}
+
+/// `count` points of a jittered grid in `shape` (see [`JitteredGrid`]); whether all were
+/// placed (a grid with enough cells was found), and the draws.
+fn in_shape<const D: usize, R: Rng + ?Sized>(
+    shape: &Shape<D>,
+    count: usize,
+    rng: &mut R,
+) -> (Vec<Point<D>>, bool, u64) {
+    if count == 0 {
+        return (Vec::new(), true, 0);
+    }
+    let over_box = JitteredGrid::new(*shape.sampling());
+    let taking_part = |c: usize| {
+        let cells = over_box.grid_shape(c);
+        (cells, cells_in_shape(shape, &cells))
+    };
+    // The smallest grid (by the count rule) with at least `count` cells in the region: double
+    // until there are enough, then bisect between the last two counts.
+    // Never more cells than 64 per point or 2^24, whichever is larger: a region too thin
+    // for that many cells to meet it n times gets fewer points (exhausted), not a long wait.
+    let limit = count.saturating_mul(64).max(1 << 24);
+    let (mut low, mut high) = (0usize, count);
+    let mut best = taking_part(high);
+    while best.1.len() < count {
+        if high.saturating_mul(2) > limit {
+            break;
+        }
+        low = high;
+        high *= 2;
+        best = taking_part(high);
+    }
+    if best.1.len() >= count {
+        while high - low > 1 {
+            let middle = low + (high - low) / 2;
+            let trial = taking_part(middle);
+            if trial.1.len() >= count {
+                high = middle;
+                best = trial;
+            } else {
+                low = middle;
+            }
+        }
+    }
+    let (cells, found) = best;
+    let sampling = shape.sampling();
+    let side: [f64; D] = std::array::from_fn(|i| sampling.extent()[i] / cells[i] as f64);
+    let chosen = count.min(found.len());
+    let u = uniform01(rng);
+    let mut points = Vec::with_capacity(chosen);
+    let mut draws = 0u64;
+    for j in 0..chosen {
+        // Systematic sampling: distinct cells, since found.len() ≥ chosen.
+        let k =
+            (((j as f64 + u) * found.len() as f64 / chosen as f64) as usize).min(found.len() - 1);
+        let (lower, witness) = &found[k];
+        let mut point = *witness;
+        for _ in 0..DRAWS_PER_CELL {
+            draws += 1;
+            let p: Point<D> = std::array::from_fn(|i| lower[i] + side[i] * uniform01(rng));
+            if shape.contains_box_point(&p) {
+                point = p;
+                break;
+            }
+        }
+        points.push(point);
+    }
+    (points, chosen == count, draws)
 }
 
 /// Cells per axis for about `count` cells as near to cubes as the box allows, and the side

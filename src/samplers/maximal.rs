@@ -9,6 +9,8 @@ use crate::domain::Domain;
 use crate::error::Error;
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
+use crate::region::shape::SamplerRegion;
+use crate::region::{BoxClass, Region, WholeDomain};
 use crate::rng::{uniform_index, uniform01};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
@@ -75,6 +77,13 @@ const NONE: u32 = u32::MAX;
 /// [`PointSet::attempts`] counts the darts. Memory: the cells, about (√D)^D / V_D · 2^D / η
 /// per point (3 in 2D, 12 in 3D, 160 in 6D, a few thousand in 8D), 4 bytes each.
 ///
+/// **In a region** ([`MaximalBuilder::with_region`]) the cells tile the part of the box the
+/// region's bounding box covers; a cell that the region's classification puts wholly outside
+/// retires at the start (and a half at refinement), and a dart outside the region is a miss.
+/// The invariant becomes "every uncovered point *of the region* lies in an active cell", so
+/// the output is saturated relative to the region: every point of it is within r of a sample,
+/// and the next point is uniform over its uncovered part (docs/algorithms.md, "Regions").
+///
 /// Configured with [`Maximal::builder`] (or [`Maximal::new`] for the defaults), whose
 /// [`build`](MaximalBuilder::build) checks everything once, the point limit included.
 ///
@@ -92,21 +101,52 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone)]
 pub struct Maximal<const D: usize> {
     domain: Domain<D>,
+    /// The box the cells tile: the domain, or the part of its box a region can occupy.
+    grid_domain: Domain<D>,
     radius: f64,
     max_points: usize,
     layout: Layout<D>,
+    region: SamplerRegion<D>,
 }
 
-/// The configuration of a [`Maximal`] sampler before it is checked: the setter is
+/// The configuration of a [`Maximal`] sampler before it is checked: the setters are
 /// infallible and [`build`](Self::build) validates the whole once.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct MaximalBuilder<const D: usize> {
     domain: Domain<D>,
     radius: f64,
     max_points: usize,
+    region: Option<std::sync::Arc<dyn Region<D>>>,
+}
+
+impl<const D: usize> std::fmt::Debug for MaximalBuilder<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MaximalBuilder")
+            .field("domain", &self.domain)
+            .field("radius", &self.radius)
+            .field("max_points", &self.max_points)
+            .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
+            .finish()
+    }
 }
 
 impl<const D: usize> MaximalBuilder<D> {
+    /// Samples only the points of `region`, to saturation relative to it (see [`Maximal`]).
+    /// The domain stays the metric space and must be closed; [`build`](Self::build) checks
+    /// the region against it.
+    #[must_use]
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Self {
+        self.region = Some(std::sync::Arc::new(region));
+        self
+    }
+
+    /// Samples the whole box again (the default).
+    #[must_use]
+    pub fn without_region(mut self) -> Self {
+        self.region = None;
+        self
+    }
+
     /// Sets the point limit (default [`MAX_POINTS`]). It must hold the densest packing of the
     /// box at the radius, which [`build`](Self::build) checks.
     #[must_use]
@@ -121,7 +161,10 @@ impl<const D: usize> MaximalBuilder<D> {
     /// point limit of 0 or above
     /// 2147483647; a radius so small for the box that its densest packing would pass the
     /// point limit ([`Error::TooManyPoints`]); one that needs more than 2^32 − 1 cells (in
-    /// high dimensions, long before memory runs out).
+    /// high dimensions, long before memory runs out). With a region: a periodic domain, a
+    /// region that misses the domain's box, one with no point found in it, or one whose box
+    /// classification does not resolve its boundary ([`Error::UnsupportedRegion`]; see
+    /// [`Region::resolves_boundary`]).
     pub fn build(self) -> Result<Maximal<D>, Error> {
         if D > MAX_DIM {
             return Err(Error::InvalidParameter {
@@ -130,13 +173,25 @@ impl<const D: usize> MaximalBuilder<D> {
                 value: D as f64,
             });
         }
-        check_radius(&self.domain, self.radius, self.max_points)?;
-        let layout = Layout::new(&self.domain, self.radius)?;
+        if self.region.as_ref().is_some_and(|r| !r.resolves_boundary()) {
+            return Err(Error::UnsupportedRegion {
+                sampler: "maximal",
+                reason: "saturation needs a region whose box classification resolves its \
+                         boundary (Region::resolves_boundary), which an Sdf without a distance \
+                         bound or a region that classifies no box does not",
+            });
+        }
+        let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
+        let grid_domain = *region.sampling_box(&self.domain);
+        check_radius(&grid_domain, self.radius, self.max_points)?;
+        let layout = Layout::new(&grid_domain, self.radius)?;
         Ok(Maximal {
             domain: self.domain,
+            grid_domain,
             radius: self.radius,
             max_points: self.max_points,
             layout,
+            region,
         })
     }
 }
@@ -205,7 +260,7 @@ impl<const D: usize> Maximal<D> {
     /// `radius`, with every default; set what you need, then
     /// [`build`](MaximalBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> MaximalBuilder<D> {
-        MaximalBuilder { domain, radius, max_points: MAX_POINTS }
+        MaximalBuilder { domain, radius, max_points: MAX_POINTS, region: None }
     }
 
     /// A maximal Poisson-disk sampler with every default: `Maximal::builder(domain,
@@ -224,7 +279,12 @@ impl<const D: usize> Maximal<D> {
 
     /// This sampler's configuration, to change and build again.
     pub fn to_builder(&self) -> MaximalBuilder<D> {
-        MaximalBuilder { domain: self.domain, radius: self.radius, max_points: self.max_points }
+        MaximalBuilder {
+            domain: self.domain,
+            radius: self.radius,
+            max_points: self.max_points,
+            region: self.region.user_region(),
+        }
     }
 
     /// The point limit.
@@ -257,8 +317,29 @@ impl<const D: usize> Sampler<D> for Maximal<D> {
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
+        match &self.region {
+            SamplerRegion::Whole => self.run(&WholeDomain::new(self.domain), false, n, rng),
+            SamplerRegion::Shape(shape) => self.run(&**shape, true, n, rng),
+        }
+    }
+
+    fn try_fill<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<PointSet<D>> {
+        Some(self.fill(rng))
+    }
+}
+
+impl<const D: usize> Maximal<D> {
+    /// A run in `region` (`restricted`: a region smaller than the box, whose cells outside
+    /// it retire), compiled once per region kind.
+    fn run<G: Region<D>, R: Rng + ?Sized>(
+        &self,
+        region: &G,
+        restricted: bool,
+        n: usize,
+        rng: &mut R,
+    ) -> PointSet<D> {
         let target = n.min(self.max_points);
-        let mut run = Run::new(self, target);
+        let mut run = Run::new(self, target, region, restricted);
         let saturated = target == 0 || run.fill(target, rng);
         // `saturated` is false only when cells outlived MAX_REFINEMENTS, which a random run
         // does not reach; what they could still hold is below rounding, so it counts as full.
@@ -269,10 +350,6 @@ impl<const D: usize> Sampler<D> for Maximal<D> {
             StopReason::Exhausted
         };
         PointSet::new(run.points, self.domain, stop, run.attempts)
-    }
-
-    fn try_fill<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<PointSet<D>> {
-        Some(self.fill(rng))
     }
 }
 
@@ -301,8 +378,11 @@ struct Bucket<const D: usize> {
 }
 
 /// The state of one run: the points, and the same points bucketed for lookup.
-struct Run<'a, const D: usize> {
+struct Run<'a, const D: usize, G> {
     sampler: &'a Maximal<D>,
+    /// Where points may go; `restricted` when it is smaller than the box.
+    region: &'a G,
+    restricted: bool,
     radius_squared: f64,
     buckets: Vec<Bucket<D>>,
     /// Points beyond a bucket's first, each with the link to the next one of its bucket.
@@ -311,14 +391,16 @@ struct Run<'a, const D: usize> {
     attempts: u64,
 }
 
-impl<'a, const D: usize> Run<'a, D> {
-    fn new(sampler: &'a Maximal<D>, target: usize) -> Self {
+impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
+    fn new(sampler: &'a Maximal<D>, target: usize, region: &'a G, restricted: bool) -> Self {
         let layout = &sampler.layout;
-        let estimate = max_points_estimate(&sampler.domain, sampler.radius) as usize;
+        let estimate = max_points_estimate(&sampler.grid_domain, sampler.radius) as usize;
         let capacity = target.min(estimate).min(1 << 24);
         let empty = Bucket { first: [f64::NAN; D], more: NONE };
         Run {
             sampler,
+            region,
+            restricted,
             radius_squared: sampler.radius * sampler.radius,
             buckets: if target == 0 { Vec::new() } else { vec![empty; layout.bucket_count] },
             overflow: Vec::new(),
@@ -351,7 +433,7 @@ impl<'a, const D: usize> Run<'a, D> {
     fn fill<R: Rng + ?Sized>(&mut self, target: usize, rng: &mut R) -> bool {
         let sampler = self.sampler;
         let layout = &sampler.layout;
-        let domain = &sampler.domain;
+        let domain = &sampler.grid_domain;
         let origin = *domain.origin();
         let cells = layout.cells;
         let side = layout.cell_side;
@@ -371,6 +453,20 @@ impl<'a, const D: usize> Run<'a, D> {
         // darts can be drawn ahead of the tests (see `box_phase`).
         let mut retired = vec![0u64; (layout.cell_count as usize).div_ceil(64)];
         let mut remaining = layout.cell_count;
+        if self.restricted {
+            // Cells wholly outside the region hold nothing to cover.
+            for c in 0..layout.cell_count as u32 {
+                let lo = lower_corner(c);
+                let hi: [f64; D] = std::array::from_fn(|i| lo[i] + side[i]);
+                if self.region.classify_box(&lo, &hi) == BoxClass::Outside {
+                    retired[c as usize / 64] |= 1 << (c % 64);
+                    remaining -= 1;
+                }
+            }
+            if remaining == 0 {
+                return true;
+            }
+        }
         let mut refine_now = false;
         while remaining as f64 >= BOX_DARTS_DOWN_TO * layout.cell_count as f64 {
             let removed = self.box_phase(&mut retired, &mut remaining, target, rng);
@@ -432,7 +528,7 @@ impl<'a, const D: usize> Run<'a, D> {
     ) -> f64 {
         let sampler = self.sampler;
         let layout = &sampler.layout;
-        let domain = &sampler.domain;
+        let domain = &sampler.grid_domain;
         let origin = domain.origin();
         let start = *remaining;
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
@@ -484,7 +580,7 @@ impl<'a, const D: usize> Run<'a, D> {
         target: usize,
         rng: &mut R,
     ) -> f64 {
-        let domain = self.sampler.domain;
+        let domain = self.sampler.grid_domain;
         let start = active.len();
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
         for _ in 0..darts {
@@ -518,8 +614,8 @@ impl<'a, const D: usize> Run<'a, D> {
     /// the halves that no single point covers whole.
     fn refine(&self, parents: impl Iterator<Item = [f64; D]>, side: &[f64; D]) -> Vec<[f64; D]> {
         let half = side.map(|s| s * 0.5);
-        let periodic = self.sampler.domain.is_periodic();
-        let extent = *self.sampler.domain.extent();
+        let periodic = self.sampler.grid_domain.is_periodic();
+        let extent = *self.sampler.grid_domain.extent();
         let mut children = Vec::new();
         let mut near = Vec::new();
         let mut covered: Vec<u64> = Vec::new();
@@ -527,7 +623,7 @@ impl<'a, const D: usize> Run<'a, D> {
             // Every half has the parent's centre as a corner, so a point that covers a half
             // is closer than r to that centre.
             let centre: Point<D> = std::array::from_fn(|i| lo[i] + half[i]);
-            match self.sampler.domain.wrap(&centre) {
+            match self.sampler.grid_domain.wrap(&centre) {
                 Some(centre) => self.points_near(&centre, &mut near),
                 None => near.clear(),
             }
@@ -560,9 +656,17 @@ impl<'a, const D: usize> Run<'a, D> {
             }
             for bits in 0..1usize << D {
                 if covered[bits / 64] >> (bits % 64) & 1 == 0 {
-                    children.push(std::array::from_fn(|i| {
+                    let child: [f64; D] = std::array::from_fn(|i| {
                         if bits >> i & 1 == 1 { lo[i] + half[i] } else { lo[i] }
-                    }));
+                    });
+                    // A half wholly outside the region holds nothing to cover either.
+                    if self.restricted {
+                        let upper: [f64; D] = std::array::from_fn(|i| child[i] + half[i]);
+                        if self.region.classify_box(&child, &upper) == BoxClass::Outside {
+                            continue;
+                        }
+                    }
+                    children.push(child);
                 }
             }
         }
@@ -575,7 +679,7 @@ impl<'a, const D: usize> Run<'a, D> {
     /// image nearest every corner's farthest coordinate, so no image covers more.
     #[inline]
     fn covers(&self, p: &Point<D>, lo: &[f64; D], side: &[f64; D]) -> bool {
-        let domain = &self.sampler.domain;
+        let domain = &self.sampler.grid_domain;
         let extent = domain.extent();
         let mut farthest = 0.0;
         for i in 0..D {
@@ -594,7 +698,7 @@ impl<'a, const D: usize> Run<'a, D> {
     #[inline]
     fn bucket_of(&self, p: &Point<D>) -> [usize; D] {
         let layout = &self.sampler.layout;
-        let origin = self.sampler.domain.origin();
+        let origin = self.sampler.grid_domain.origin();
         std::array::from_fn(|i| {
             let t = ((p[i] - origin[i]) * layout.bucket_inverse[i]).max(0.0);
             (t as usize).min(layout.buckets[i] - 1)
@@ -607,7 +711,11 @@ impl<'a, const D: usize> Run<'a, D> {
     /// cells per dart but cost more than it saved, in 2D and in 6D.)
     #[inline]
     fn test_dart(&self, dart: &Point<D>, lo: &[f64; D], side: &[f64; D]) -> Dart {
-        let domain = &self.sampler.domain;
+        // A dart outside the region misses (for the whole box the test compiles away).
+        if !self.region.contains_box_point(dart) {
+            return Dart::Rejected;
+        }
+        let domain = &self.sampler.grid_domain;
         let mut outcome = Dart::Accepted;
         self.any_near(dart, |q| {
             if domain.distance_squared(dart, q) < self.radius_squared {
@@ -622,7 +730,7 @@ impl<'a, const D: usize> Run<'a, D> {
     /// Collects into `out` the points closer than r to `p`.
     fn points_near(&self, p: &Point<D>, out: &mut Vec<Point<D>>) {
         out.clear();
-        let domain = &self.sampler.domain;
+        let domain = &self.sampler.grid_domain;
         self.any_near(p, |q| {
             if domain.distance_squared(p, q) < self.radius_squared {
                 out.push(*q);
@@ -637,7 +745,7 @@ impl<'a, const D: usize> Run<'a, D> {
     #[inline(always)]
     fn any_near(&self, p: &Point<D>, mut visit: impl FnMut(&Point<D>) -> bool) -> bool {
         let layout = &self.sampler.layout;
-        let periodic = self.sampler.domain.is_periodic();
+        let periodic = self.sampler.grid_domain.is_periodic();
         let centre = self.bucket_of(p);
         // Up to three distinct buckets per axis, as key contributions.
         let mut along = [[0usize; 3]; D];

@@ -7,6 +7,8 @@ use crate::error::Error;
 use crate::grid::check_grid_point_limit;
 use crate::packing::{densest_packing_fraction, unit_ball_volume};
 use crate::point::Point;
+use crate::region::Region;
+use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
 
@@ -72,6 +74,13 @@ const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 /// 280 bytes per candidate (1.41 GB peak for 10^6 points from 5·10^6 candidates).
 /// [`PointSet::attempts`] counts the candidates.
 ///
+/// **In a region** ([`with_region`](Self::with_region)) the candidates are drawn uniformly in
+/// the region, by rejection from the part of the box its bounding box covers; V in r_max is
+/// the region's volume as those draws estimate it (that box's volume times the share of
+/// draws kept), and the neighbour grid covers that box only. Exactly `n` points in the
+/// region; as along a box's faces, candidates along the region's boundary have fewer
+/// neighbours and survive a little more often. [`PointSet::attempts`] then counts the draws.
+///
 /// ```
 /// use poisson_nd::{Domain, SampleElimination, Sampler};
 /// let sampler = SampleElimination::new(Domain::<2>::unit().periodic()).with_progressive(true);
@@ -86,6 +95,7 @@ pub struct SampleElimination<const D: usize> {
     ratio: f64,
     progressive: bool,
     max_points: usize,
+    region: SamplerRegion<D>,
 }
 
 impl<const D: usize> SampleElimination<D> {
@@ -97,7 +107,26 @@ impl<const D: usize> SampleElimination<D> {
             ratio: DEFAULT_RATIO,
             progressive: false,
             max_points: MAX_POINTS,
+            region: SamplerRegion::Whole,
         }
+    }
+
+    /// Draws the candidates in `region` (see above). Errors: a periodic domain, a region
+    /// that misses the domain's box, or one with no point found in it.
+    ///
+    /// ```
+    /// use poisson_nd::region::{Ball, Region};
+    /// use poisson_nd::{Domain, SampleElimination, Sampler};
+    /// let disc = Ball::new([0.5, 0.5], 0.4)?;
+    /// let sampler = SampleElimination::new(Domain::<2>::unit()).with_region(disc)?;
+    /// let set = sampler.sample_seeded(300, 2);
+    /// assert_eq!(set.len(), 300);
+    /// assert!(set.points.iter().all(|p| disc.contains(p)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
+        self.region = SamplerRegion::from_region(region, &self.domain)?;
+        Ok(self)
     }
 
     /// Sets the candidates per output point, M / n (default 5). Larger ratios give a more even
@@ -142,10 +171,11 @@ impl<const D: usize> SampleElimination<D> {
         self.progressive
     }
 
-    /// r_max for `n` points in this box: the radius of `n` equal balls at the densest packing.
-    fn r_max(&self, n: usize) -> f64 {
+    /// r_max for `n` points in a volume: the radius of `n` equal balls at the densest
+    /// packing.
+    fn r_max(&self, volume: f64, n: usize) -> f64 {
         let eta = densest_packing_fraction(D).unwrap_or(2f64.powi(1 - D as i32));
-        (eta * self.domain.volume() / (n as f64 * unit_ball_volume(D))).powf(1.0 / D as f64)
+        (eta * volume / (n as f64 * unit_ball_volume(D))).powf(1.0 / D as f64)
     }
 }
 
@@ -167,16 +197,49 @@ impl<const D: usize> Sampler<D> for SampleElimination<D> {
         let wanted = (self.ratio * count as f64).ceil();
         let m = if wanted >= MAX_CANDIDATES as f64 { MAX_CANDIDATES } else { wanted as usize };
         let m = m.max(count);
-        let candidates: Vec<Point<D>> = (0..m).map(|_| self.domain.uniform_point(rng)).collect();
+        // Where the candidates come from: the box, or the region (by rejection), with the
+        // volume r_max is computed for and the box the neighbour grid covers.
+        let (candidates, volume, grid_box, draws) = match &self.region {
+            SamplerRegion::Whole => {
+                let candidates: Vec<Point<D>> =
+                    (0..m).map(|_| self.domain.uniform_point(rng)).collect();
+                (candidates, self.domain.volume(), self.domain, m as u64)
+            }
+            SamplerRegion::Shape(shape) => {
+                let budget = shape.draw_budget();
+                let mut candidates = Vec::with_capacity(m);
+                let mut draws = 0u64;
+                while candidates.len() < m {
+                    let (point, tries) = shape.draw_inside(rng, budget);
+                    draws += tries;
+                    match point {
+                        Some(p) => candidates.push(p),
+                        None => {
+                            return PointSet::new(
+                                Vec::new(),
+                                self.domain,
+                                StopReason::Exhausted,
+                                draws,
+                            );
+                        }
+                    }
+                }
+                let sampling = *shape.sampling();
+                (candidates, sampling.volume() * m as f64 / draws as f64, sampling, draws)
+            }
+        };
         let all: Vec<u32> = (0..m as u32).collect();
-        let (mut survivors, _) = self.eliminate(&candidates, &all, count);
+        let eliminate = |points: &[Point<D>], set: &[u32], target: usize| {
+            self.eliminate(&grid_box, volume, points, set, target)
+        };
+        let (mut survivors, _) = eliminate(&candidates, &all, count);
         survivors.sort_unstable();
         let order = if self.progressive {
             // Groups of eliminated points, each in reverse elimination order, largest first.
             let mut groups = Vec::new();
             while survivors.len() > 1 {
                 let (mut kept, mut eliminated) =
-                    self.eliminate(&candidates, &survivors, survivors.len() / 2);
+                    eliminate(&candidates, &survivors, survivors.len() / 2);
                 eliminated.reverse();
                 groups.push(eliminated);
                 kept.sort_unstable();
@@ -191,21 +254,29 @@ impl<const D: usize> Sampler<D> for SampleElimination<D> {
             survivors
         };
         let points = order.iter().map(|&i| candidates[i as usize]).collect();
-        PointSet::new(points, self.domain, stop, m as u64)
+        PointSet::new(points, self.domain, stop, draws)
     }
 }
 
 impl<const D: usize> SampleElimination<D> {
-    /// Eliminates candidates of `set` (indices into `points`) until `target` remain. Returns
-    /// the survivors (in no particular order) and the eliminated, in elimination order.
-    fn eliminate(&self, points: &[Point<D>], set: &[u32], target: usize) -> (Vec<u32>, Vec<u32>) {
+    /// Eliminates candidates of `set` (indices into `points`, all in the box `grid_box`, of
+    /// which the candidates fill `volume`) until `target` remain. Returns the survivors (in
+    /// no particular order) and the eliminated, in elimination order.
+    fn eliminate(
+        &self,
+        grid_box: &Domain<D>,
+        volume: f64,
+        points: &[Point<D>],
+        set: &[u32],
+        target: usize,
+    ) -> (Vec<u32>, Vec<u32>) {
         if set.len() <= target {
             return (set.to_vec(), Vec::new());
         }
-        let d_max = 2.0 * self.r_max(target);
+        let d_max = 2.0 * self.r_max(volume, target);
         let ratio = target as f64 / set.len() as f64;
         let d_min = d_max * (1.0 - ratio.powf(GAMMA)) * BETA;
-        let grid = CellGrid::new(&self.domain, points, set, d_max);
+        let grid = CellGrid::new(grid_box, points, set, d_max);
         let m = grid.sorted.len();
         let weight = |d2: f64| {
             let d = d2.sqrt().max(d_min);

@@ -3,6 +3,8 @@
 use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
+use crate::region::Region;
+use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
 
@@ -10,6 +12,11 @@ use rand::Rng;
 ///
 /// O(n) time, no minimum distance: pairs closer than any radius occur at the rate
 /// `1 − exp(−ρ V_D r^D)` per point. It is the reference the metrics compare against.
+///
+/// In a region ([`with_region`](Self::with_region)) each point is drawn uniformly in the part
+/// of the box the region's bounding box covers until one lands in the region (rejection):
+/// exactly `n` independent points uniform in the region. [`PointSet::attempts`] counts the
+/// draws.
 ///
 /// ```
 /// use poisson_nd::{Domain, Sampler, WhiteNoise};
@@ -22,12 +29,31 @@ use rand::Rng;
 pub struct WhiteNoise<const D: usize> {
     domain: Domain<D>,
     max_points: usize,
+    region: SamplerRegion<D>,
 }
 
 impl<const D: usize> WhiteNoise<D> {
     /// White noise in `domain`.
     pub fn new(domain: Domain<D>) -> Self {
-        WhiteNoise { domain, max_points: defaults::MAX_POINTS }
+        WhiteNoise { domain, max_points: defaults::MAX_POINTS, region: SamplerRegion::Whole }
+    }
+
+    /// Samples only the points of `region` (by rejection, see above). Errors: a periodic
+    /// domain, a region that misses the domain's box, or one with no point found in it.
+    ///
+    /// ```
+    /// use poisson_nd::region::{Ball, Region};
+    /// use poisson_nd::{Domain, Sampler, WhiteNoise};
+    /// let disc = Ball::new([0.5, 0.5], 0.3)?;
+    /// let noise = WhiteNoise::new(Domain::<2>::unit()).with_region(disc)?;
+    /// let set = noise.sample_seeded(500, 1);
+    /// assert_eq!(set.len(), 500);
+    /// assert!(set.points.iter().all(|p| disc.contains(p)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
+        self.region = SamplerRegion::from_region(region, &self.domain)?;
+        Ok(self)
     }
 
     /// Caps the points one run may produce (default [`defaults::MAX_POINTS`]); a larger `n`
@@ -52,8 +78,23 @@ impl<const D: usize> Sampler<D> for WhiteNoise<D> {
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
         let count = n.min(self.max_points);
-        let points: Vec<_> = (0..count).map(|_| self.domain.uniform_point(rng)).collect();
         let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
-        PointSet::new_unrejected(points, self.domain, stop)
+        let SamplerRegion::Shape(shape) = &self.region else {
+            let points: Vec<_> = (0..count).map(|_| self.domain.uniform_point(rng)).collect();
+            return PointSet::new_unrejected(points, self.domain, stop);
+        };
+        let mut points = Vec::with_capacity(count.min(1 << 20));
+        let mut attempts = 0u64;
+        let budget = shape.draw_budget();
+        while points.len() < count {
+            let (point, draws) = shape.draw_inside(rng, budget);
+            attempts += draws;
+            match point {
+                Some(p) => points.push(p),
+                // A region far too thin for its box: give up rather than loop for ever.
+                None => return PointSet::new(points, self.domain, StopReason::Exhausted, attempts),
+            }
+        }
+        PointSet::new(points, self.domain, stop, attempts)
     }
 }

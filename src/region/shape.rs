@@ -1,0 +1,479 @@
+//! A region as a sampler holds it: the region, the box candidates are drawn from, and a table
+//! that classifies the cells of a grid over that box once, so that the per-candidate test is a
+//! look-up except near the boundary.
+
+use super::{BoxClass, Region};
+use crate::domain::Domain;
+use crate::error::Error;
+use crate::point::Point;
+use crate::samplers::jittered_grid::cubic_cells;
+use rand::Rng;
+use std::fmt;
+use std::sync::Arc;
+
+/// Cells of the classification table (1 byte each): 1024² in 2D, 101³ in 3D, 32⁴ in 4D.
+pub(crate) const TABLE_CELLS: usize = 1 << 20;
+
+/// Probes tried when a region has no cell wholly inside, before it is called empty.
+const EMPTY_PROBES: usize = 1 << 20;
+
+const OUTSIDE: u8 = 0;
+const INSIDE: u8 = 1;
+const STRADDLING: u8 = 2;
+
+/// What a sampler samples: the whole box of its domain (the default, with its own compiled
+/// path), or a shape.
+#[derive(Debug, Clone)]
+pub(crate) enum SamplerRegion<const D: usize> {
+    /// The whole box: samplers run exactly the code they ran before regions existed.
+    Whole,
+    /// A region smaller than the box.
+    Shape(Arc<Shape<D>>),
+}
+
+impl<const D: usize> SamplerRegion<D> {
+    /// The sampler's region for `domain`: the whole box without one, else the classified
+    /// shape. Errors as [`Shape::new`].
+    pub(crate) fn new(
+        region: Option<&Arc<dyn Region<D>>>,
+        domain: &Domain<D>,
+    ) -> Result<Self, Error> {
+        match region {
+            None => Ok(SamplerRegion::Whole),
+            Some(region) => {
+                Ok(SamplerRegion::Shape(Arc::new(Shape::new(Arc::clone(region), domain)?)))
+            }
+        }
+    }
+
+    /// The classified `region` for sampling in `domain`. Errors as [`Shape::new`].
+    pub(crate) fn from_region(
+        region: impl Region<D> + 'static,
+        domain: &Domain<D>,
+    ) -> Result<Self, Error> {
+        let region: Arc<dyn Region<D>> = Arc::new(region);
+        Self::new(Some(&region), domain)
+    }
+
+    /// The region as given by the user, if any.
+    pub(crate) fn user_region(&self) -> Option<Arc<dyn Region<D>>> {
+        match self {
+            SamplerRegion::Whole => None,
+            SamplerRegion::Shape(shape) => Some(Arc::clone(&shape.inner)),
+        }
+    }
+
+    /// The box candidates are drawn from: the domain, or the shape's sampling box.
+    pub(crate) fn sampling_box<'a>(&'a self, domain: &'a Domain<D>) -> &'a Domain<D> {
+        match self {
+            SamplerRegion::Whole => domain,
+            SamplerRegion::Shape(shape) => &shape.sampling,
+        }
+    }
+}
+
+/// A region classified over a grid, with the box candidates are drawn from.
+///
+/// `contains` answers exactly as the region's own `contains`: in a cell classified inside or
+/// outside, by the table; in a straddling cell (or off the table), by the region. Cells are
+/// classified with their boxes grown by a slack that covers the rounding of the cell index
+/// (docs/algorithms.md, "Regions"), so a point whose computed cell is classified lies in
+/// the box that was classified.
+#[derive(Clone)]
+pub(crate) struct Shape<const D: usize> {
+    inner: Arc<dyn Region<D>>,
+    /// The region's bounding box ∩ the domain's box, closed (its upper faces moved a hair
+    /// up, never past the domain's): every admissible point lies in it.
+    sampling: Domain<D>,
+    origin: Point<D>,
+    side: [f64; D],
+    inverse: [f64; D],
+    cells: [usize; D],
+    strides: [usize; D],
+    slack: [f64; D],
+    classes: Vec<u8>,
+    inside_cells: usize,
+    straddling_cells: usize,
+    /// An estimate of the fraction of the sampling box that the region fills (from below,
+    /// up to probing), for the budgets of rejection loops.
+    fill_fraction: f64,
+}
+
+impl<const D: usize> fmt::Debug for Shape<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Shape")
+            .field("sampling", &self.sampling)
+            .field("cells", &self.cells)
+            .field("inside_cells", &self.inside_cells)
+            .field("straddling_cells", &self.straddling_cells)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<const D: usize> Shape<D> {
+    /// Classifies `region` for sampling in `domain`.
+    ///
+    /// Errors: a periodic domain ([`Error::PeriodicRegion`]); a bounding box with a NaN
+    /// coordinate; a region whose bounding box misses the domain's box
+    /// ([`Error::RegionOutsideDomain`]); a region with no point found in the domain
+    /// ([`Error::EmptyRegion`]).
+    pub(crate) fn new(inner: Arc<dyn Region<D>>, domain: &Domain<D>) -> Result<Self, Error> {
+        if domain.is_periodic() {
+            return Err(Error::PeriodicRegion);
+        }
+        let (lo, hi) = inner.bounding_box();
+        for (i, &value) in lo.iter().chain(&hi).enumerate() {
+            if value.is_nan() {
+                return Err(Error::NonFinite {
+                    what: "region bounding-box coordinate",
+                    index: i,
+                    value,
+                });
+            }
+        }
+        if (0..D).any(|i| lo[i] > hi[i]) {
+            return Err(Error::EmptyRegion("its bounding box is empty".to_string()));
+        }
+        let origin = domain.origin();
+        let end: Point<D> = std::array::from_fn(|i| origin[i] + domain.extent()[i]);
+        let a: Point<D> = std::array::from_fn(|i| lo[i].max(origin[i]));
+        let b: Point<D> = std::array::from_fn(|i| hi[i].min(end[i]));
+        if (0..D).any(|i| a[i] > b[i] || a[i] >= end[i]) {
+            return Err(Error::RegionOutsideDomain {
+                lower: lo.to_vec(),
+                upper: hi.to_vec(),
+                origin: origin.to_vec(),
+                end: end.to_vec(),
+            });
+        }
+        // A hair above the box's upper faces, so that points on them are inside the
+        // half-open sampling box (never past the domain's box, which is half-open itself).
+        let upper: Point<D> = std::array::from_fn(|i| {
+            let pad = (b[i] + (b[i] - a[i]) * 1e-9).max(b[i].next_up());
+            pad.min(end[i])
+        });
+        let sampling = Domain::from_corners(a, upper).map_err(|_| {
+            Error::EmptyRegion("its part of the domain's box is flat along an axis".to_string())
+        })?;
+        let extent = *sampling.extent();
+        let cells = cubic_cells(&extent, TABLE_CELLS).0;
+        let side: [f64; D] = std::array::from_fn(|i| extent[i] / cells[i] as f64);
+        let inverse: [f64; D] = std::array::from_fn(|i| cells[i] as f64 / extent[i]);
+        // Rounding of a cell index is below 3ε·(cells) in cell units, and of a cell face below
+        // 2ε·(|origin| + |end|): both far below this.
+        let slack: [f64; D] = std::array::from_fn(|i| {
+            16.0 * f64::EPSILON * (a[i].abs() + upper[i].abs() + extent[i])
+        });
+        let mut strides = [0usize; D];
+        let mut total = 1usize;
+        for i in 0..D {
+            strides[i] = total;
+            total *= cells[i];
+        }
+        let mut shape = Shape {
+            inner,
+            sampling,
+            origin: a,
+            side,
+            inverse,
+            cells,
+            strides,
+            slack,
+            classes: vec![OUTSIDE; total],
+            inside_cells: 0,
+            straddling_cells: 0,
+            fill_fraction: 0.0,
+        };
+        shape.classify(&mut [0; D], &cells);
+        shape.inside_cells = shape.classes.iter().filter(|&&c| c == INSIDE).count();
+        shape.straddling_cells = shape.classes.iter().filter(|&&c| c == STRADDLING).count();
+        shape.fill_fraction = shape.inside_cells as f64 / total as f64;
+        if shape.inside_cells == 0 {
+            shape.fill_fraction = shape.probe_straddling_cells()?;
+        }
+        Ok(shape)
+    }
+
+    /// Classifies the block of cells `[from, to)` (index ranges) and fills the table: the
+    /// block's box at once, and halves of it only where it straddles.
+    fn classify(&mut self, from: &mut [usize; D], to: &[usize; D]) {
+        let (lower, upper) = self.block_box(from, to);
+        let class = self.inner.classify_box(&lower, &upper);
+        let widest = (0..D).max_by_key(|&i| to[i] - from[i]).unwrap_or(0);
+        if class != BoxClass::Straddling || to[widest] - from[widest] == 1 {
+            let value = match class {
+                BoxClass::Inside => INSIDE,
+                BoxClass::Outside => OUTSIDE,
+                BoxClass::Straddling => STRADDLING,
+            };
+            self.fill_block(from, to, value);
+            return;
+        }
+        let middle = from[widest] + (to[widest] - from[widest]) / 2;
+        let mut first_to = *to;
+        first_to[widest] = middle;
+        self.classify(from, &first_to);
+        let mut second_from = *from;
+        second_from[widest] = middle;
+        self.classify(&mut second_from, to);
+    }
+
+    /// The box of the block of cells `[from, to)`, grown by the slack.
+    fn block_box(&self, from: &[usize; D], to: &[usize; D]) -> (Point<D>, Point<D>) {
+        (
+            std::array::from_fn(|i| self.origin[i] + from[i] as f64 * self.side[i] - self.slack[i]),
+            std::array::from_fn(|i| self.origin[i] + to[i] as f64 * self.side[i] + self.slack[i]),
+        )
+    }
+
+    fn fill_block(&mut self, from: &[usize; D], to: &[usize; D], value: u8) {
+        if value == OUTSIDE {
+            return; // the table starts outside
+        }
+        let mut at = *from;
+        loop {
+            let key: usize = (0..D).map(|i| at[i] * self.strides[i]).sum();
+            self.classes[key] = value;
+            let mut i = 0;
+            loop {
+                if i == D {
+                    return;
+                }
+                at[i] += 1;
+                if at[i] < to[i] {
+                    break;
+                }
+                at[i] = from[i];
+                i += 1;
+            }
+        }
+    }
+
+    /// For a region with no cell wholly inside: probes the straddling cells (their centres,
+    /// then a finer lattice) for a point of the region. Returns the fraction of the box the
+    /// hits suggest; errors when no probe hits.
+    fn probe_straddling_cells(&self) -> Result<f64, Error> {
+        if self.straddling_cells == 0 {
+            return Err(Error::EmptyRegion(
+                "every cell of its bounding box was classified outside".to_string(),
+            ));
+        }
+        let total = self.classes.len();
+        let per_cell = (EMPTY_PROBES / self.straddling_cells).max(1);
+        let per_axis = ((per_cell as f64).powf(1.0 / D as f64).floor() as usize).clamp(1, 16);
+        let (mut probes, mut hits) = (0usize, 0usize);
+        for key in (0..total).filter(|&k| self.classes[k] == STRADDLING) {
+            let cell = self.cell_of_key(key);
+            let (lower, _) = self.cell_box(&cell);
+            for_lattice::<D>(per_axis, |offsets| {
+                let p: Point<D> = std::array::from_fn(|i| lower[i] + offsets[i] * self.side[i]);
+                probes += 1;
+                hits += usize::from(self.inner.contains(&p));
+                false
+            });
+        }
+        if hits == 0 {
+            return Err(Error::EmptyRegion(format!(
+                "no cell of its bounding box is wholly inside, and none of {probes} probe points \
+                 near its boundary is inside"
+            )));
+        }
+        Ok(self.straddling_cells as f64 / total as f64 * hits as f64 / probes as f64)
+    }
+
+    fn cell_of_key(&self, key: usize) -> [usize; D] {
+        std::array::from_fn(|i| key / self.strides[i] % self.cells[i])
+    }
+
+    /// A table cell's box (not grown).
+    fn cell_box(&self, cell: &[usize; D]) -> (Point<D>, Point<D>) {
+        (
+            std::array::from_fn(|i| self.origin[i] + cell[i] as f64 * self.side[i]),
+            std::array::from_fn(|i| self.origin[i] + (cell[i] + 1) as f64 * self.side[i]),
+        )
+    }
+
+    /// The table cell of `p` as a linear key, or `None` off the table.
+    #[inline(always)]
+    fn key_of(&self, p: &Point<D>) -> Option<usize> {
+        let mut key = 0;
+        for i in 0..D {
+            let t = (p[i] - self.origin[i]) * self.inverse[i];
+            // Also false for NaN.
+            if !(t >= 0.0 && t < self.cells[i] as f64) {
+                return None;
+            }
+            key += t as usize * self.strides[i];
+        }
+        Some(key)
+    }
+
+    /// The closed box candidates are drawn from, as a (closed) domain.
+    pub(crate) fn sampling(&self) -> &Domain<D> {
+        &self.sampling
+    }
+
+    /// A point drawn uniformly in the sampling box until one is in the region: `None` after
+    /// `budget` draws. Also returns the draws made.
+    #[inline]
+    pub(crate) fn draw_inside<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        budget: u64,
+    ) -> (Option<Point<D>>, u64) {
+        for tries in 1..=budget {
+            let p = self.sampling.uniform_point(rng);
+            if self.contains(&p) {
+                return (Some(p), tries);
+            }
+        }
+        (None, budget)
+    }
+
+    /// How many draws a rejection loop may make for one point before it gives up: a
+    /// thousand times the expected number, at least a million and at most 10^8 (a region
+    /// that needs more is too thin for its box to be sampled by rejection: the run stops
+    /// short rather than seem to hang).
+    pub(crate) fn draw_budget(&self) -> u64 {
+        (1000.0 / self.fill_fraction.max(1e-12)).clamp(1e6, 1e8) as u64
+    }
+}
+
+/// Calls `visit` with the centres of a `per_axis^D` lattice of sub-cells, in units of the
+/// cell's side (each coordinate `(j + ½)/per_axis`), axis 0 fastest, until it returns true;
+/// returns whether it did.
+pub(crate) fn for_lattice<const D: usize>(
+    per_axis: usize,
+    mut visit: impl FnMut(&[f64; D]) -> bool,
+) -> bool {
+    let mut at = [0usize; D];
+    loop {
+        let offsets = std::array::from_fn(|i| (at[i] as f64 + 0.5) / per_axis as f64);
+        if visit(&offsets) {
+            return true;
+        }
+        let mut i = 0;
+        loop {
+            if i == D {
+                return false;
+            }
+            at[i] += 1;
+            if at[i] < per_axis {
+                break;
+            }
+            at[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+impl<const D: usize> Region<D> for Shape<D> {
+    #[inline(always)]
+    fn contains(&self, p: &Point<D>) -> bool {
+        match self.key_of(p).map(|key| self.classes[key]) {
+            Some(INSIDE) => true,
+            Some(OUTSIDE) => false,
+            _ => self.inner.contains(p),
+        }
+    }
+
+    fn bounding_box(&self) -> (Point<D>, Point<D>) {
+        let origin = self.sampling.origin();
+        (*origin, std::array::from_fn(|i| origin[i] + self.sampling.extent()[i]))
+    }
+
+    /// The sampling box's test, then the region's: for darts drawn in the sampling box, where
+    /// rounding may still land on an upper face.
+    #[inline(always)]
+    fn contains_box_point(&self, p: &Point<D>) -> bool {
+        self.sampling.contains(p) && self.contains(p)
+    }
+
+    /// The region's test after the test of the sampling box, which lies in the domain's box
+    /// (never periodic here) and holds every point of the region.
+    #[inline(always)]
+    fn admit(&self, _domain: &Domain<D>, p: &Point<D>) -> Option<Point<D>> {
+        (self.sampling.contains(p) && self.contains(p)).then_some(*p)
+    }
+
+    fn signed_distance(&self, p: &Point<D>) -> Option<f64> {
+        self.inner.signed_distance(p)
+    }
+
+    /// From the table when the box's cells agree (or are of both kinds, which makes it
+    /// straddling); else, when the box meets a straddling cell, from the region itself, so
+    /// that small boxes near the boundary are classified as finely as the region can.
+    fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
+        let (Some(from), Some(to)) = (self.key_of(lower), self.key_of(upper)) else {
+            return self.inner.classify_box(lower, upper);
+        };
+        let from = self.cell_of_key(from);
+        let to = self.cell_of_key(to);
+        let mut seen = [false; 3];
+        let mut at = from;
+        'cells: loop {
+            let key: usize = (0..D).map(|i| at[i] * self.strides[i]).sum();
+            seen[self.classes[key] as usize] = true;
+            if seen[STRADDLING as usize] || (seen[INSIDE as usize] && seen[OUTSIDE as usize]) {
+                break;
+            }
+            for i in 0..D {
+                at[i] += 1;
+                if at[i] <= to[i] {
+                    continue 'cells;
+                }
+                at[i] = from[i];
+            }
+            break;
+        }
+        if seen[STRADDLING as usize] {
+            self.inner.classify_box(lower, upper)
+        } else if seen[INSIDE as usize] && seen[OUTSIDE as usize] {
+            BoxClass::Straddling
+        } else if seen[INSIDE as usize] {
+            BoxClass::Inside
+        } else {
+            BoxClass::Outside
+        }
+    }
+
+    fn resolves_boundary(&self) -> bool {
+        self.inner.resolves_boundary()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::region::{Ball, BoxRegion};
+    use crate::rng::{rng_from_seed, uniform01};
+
+    #[test]
+    fn the_table_answers_as_the_region_does() {
+        let domain = Domain::from_origin_and_extent([-1.0, -1.0], [2.0, 2.0]).unwrap();
+        let ball: Arc<dyn Region<2>> = Arc::new(Ball::new([0.1, -0.2], 0.7).unwrap());
+        let shape = Shape::new(Arc::clone(&ball), &domain).unwrap();
+        assert!(shape.inside_cells > 0 && shape.straddling_cells > 0);
+        let mut rng = rng_from_seed(1);
+        for _ in 0..200_000 {
+            let p = domain.uniform_point(&mut rng);
+            assert_eq!(shape.contains(&p), ball.contains(&p), "{p:?}");
+        }
+        // Points on cell faces.
+        for k in 0..=1024 {
+            let x = shape.origin[0] + k as f64 * shape.side[0];
+            let p = [x, -0.2 + 0.7 * (uniform01(&mut rng) - 0.5)];
+            assert_eq!(shape.contains(&p), ball.contains(&p), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn regions_that_miss_the_domain_or_are_empty_are_refused() {
+        let domain = Domain::<2>::unit();
+        let far: Arc<dyn Region<2>> = Arc::new(BoxRegion::new([2.0, 2.0], [3.0, 3.0]).unwrap());
+        assert!(matches!(Shape::new(far, &domain), Err(Error::RegionOutsideDomain { .. })));
+        let torus = Domain::<2>::unit().periodic();
+        let ball: Arc<dyn Region<2>> = Arc::new(Ball::new([0.5, 0.5], 0.2).unwrap());
+        assert_eq!(Shape::new(ball, &torus).unwrap_err(), Error::PeriodicRegion);
+    }
+}
