@@ -44,8 +44,8 @@ pub(crate) fn write_float64_array<W: Write>(
 ///
 /// ```
 /// let header = experiments::io::npy::header(&[3, 2]);
-/// assert_eq!(header.len(), 64);
-/// assert!(header.starts_with(b"\x93NUMPY\x01\x00\x36\x00{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }"));
+/// assert_eq!(header.len(), 128);
+/// assert!(header.starts_with(b"\x93NUMPY\x01\x00\x76\x00{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }"));
 /// assert!(header.ends_with(b"    \n"));
 /// ```
 pub fn header(shape: &[usize]) -> Vec<u8> {
