@@ -117,11 +117,11 @@ fn polygon(rings: &PolygonType, place: &str) -> Result<Polygon, String> {
     let Some((exterior, holes)) = rings.split_first() else {
         return Err(format!("{place} has no rings"));
     };
-    let exterior = ring(exterior, &format!("{place}, exterior ring"))?;
+    let exterior = ring(exterior, &format!("{place}: exterior ring"))?;
     let holes = holes
         .iter()
         .enumerate()
-        .map(|(i, hole)| ring(hole, &format!("{place}, hole {i}")))
+        .map(|(i, hole)| ring(hole, &format!("{place}: hole {i}")))
         .collect::<Result<_, _>>()?;
     Ok(Polygon { exterior, holes })
 }

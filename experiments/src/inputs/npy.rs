@@ -135,7 +135,11 @@ pub fn decode_npy(bytes: &[u8], name: &str) -> Result<Array, InputError> {
     let header_length = bytes.len() - rest.len();
     let file = NpyFile::with_header(header, rest);
     let dtype = file.dtype();
-    let descr = dtype.descr();
+    // The type string as NumPy spells it (`<f8`); structured types as their description.
+    let descr = match &dtype {
+        DType::Plain(type_str) => type_str.to_string(),
+        other => other.descr(),
+    };
     let shape: Vec<usize> = file
         .shape()
         .iter()
