@@ -110,5 +110,12 @@ fn usage_error(error: &clap::Error) -> String {
         }
     }
     let rendered = error.render().to_string();
-    rendered.lines().next().unwrap_or("error: bad arguments").to_string()
+    let first = rendered.lines().next().unwrap_or("error: bad arguments");
+    // clap lists missing arguments on the lines after its first; keep them on the one line.
+    if error.kind() == ErrorKind::MissingRequiredArgument
+        && let Some(ContextValue::Strings(missing)) = error.get(ContextKind::InvalidArg)
+    {
+        return format!("{first} {}", missing.join(", "));
+    }
+    first.to_string()
 }
