@@ -31,7 +31,7 @@ pub mod npy;
 pub mod npz;
 pub mod ply;
 
-use poisson_nd::Point;
+use poisson_nd::{Point, PointSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -134,6 +134,30 @@ impl<const D: usize> PointData<D> {
     /// The names of the coordinate columns, `x0`, `x1`, ...
     pub fn coordinate_names() -> Vec<String> {
         (0..D).map(|axis| format!("x{axis}")).collect()
+    }
+
+    /// What a sampler's point set writes: the points, then its per-point radii as `radius`
+    /// and its classes as `label` when it has them (a sampler whose radius varies, a
+    /// multi-class sampler); a constant radius is not a column.
+    ///
+    /// ```
+    /// use experiments::io::PointData;
+    /// use poisson_nd::{Domain, PointSet, StopReason};
+    /// let mut set = PointSet::new(vec![[0.5, 0.5]], Domain::unit(), StopReason::Exhausted, 1);
+    /// assert!(PointData::from_point_set(set.clone()).attributes.is_empty());
+    /// set.radii = Some(vec![0.1]);
+    /// assert_eq!(PointData::from_point_set(set).attributes[0].name, "radius");
+    /// ```
+    pub fn from_point_set(set: PointSet<D>) -> Self {
+        let mut data = PointData::new(set.points);
+        if let Some(radii) = set.radii {
+            data.attributes.push(Attribute { name: "radius".into(), values: radii });
+        }
+        if let Some(labels) = set.labels {
+            let values = labels.into_iter().map(f64::from).collect();
+            data.attributes.push(Attribute { name: "label".into(), values });
+        }
+        data
     }
 
     /// The attribute called `name`, if there is one.
