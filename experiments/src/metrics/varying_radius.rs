@@ -133,6 +133,7 @@ pub struct VaryingRadiusStats {
 
 /// Checks every pair of `index`'s points against `rule` with per-point `radii` (finite and
 /// positive, one per point; the caller checks), and measures nearest neighbours against them.
+/// Panics when `radii` and the index differ in length.
 ///
 /// ```
 /// use experiments::metrics::{NeighbourIndex, RadiusRule, varying_radius_stats};
