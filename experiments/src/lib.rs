@@ -7,6 +7,8 @@ pub mod dims;
 pub mod domains;
 pub mod fit;
 pub mod format;
+pub mod inputs;
+pub mod inspect;
 pub mod io;
 pub mod metrics;
 pub mod plot;

@@ -30,6 +30,9 @@ enum Command {
     Sample(SampleArgs),
     /// Measure a point set read from a file: every metric, as a table or JSON.
     Analyze(experiments::analyze::AnalyzeArgs),
+    /// Read an input file (picture, array, polygons, mesh) as the samplers will, and say
+    /// what it holds.
+    Inspect(experiments::inspect::InspectArgs),
     /// Compare the samplers and write the report (the default without a subcommand).
     Report(ReportArgs),
 }
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Sample(args)) => sample::run(&args),
         Some(Command::Analyze(args)) => experiments::analyze::run(&args),
+        Some(Command::Inspect(args)) => experiments::inspect::run(&args),
         Some(Command::Report(args)) => report::run(&args),
         None => report::run(&cli.report),
     };
@@ -106,5 +110,12 @@ fn usage_error(error: &clap::Error) -> String {
         }
     }
     let rendered = error.render().to_string();
-    rendered.lines().next().unwrap_or("error: bad arguments").to_string()
+    let first = rendered.lines().next().unwrap_or("error: bad arguments");
+    // clap lists missing arguments on the lines after its first; keep them on the one line.
+    if error.kind() == ErrorKind::MissingRequiredArgument
+        && let Some(ContextValue::Strings(missing)) = error.get(ContextKind::InvalidArg)
+    {
+        return format!("{first} {}", missing.join(", "));
+    }
+    first.to_string()
 }

@@ -90,7 +90,7 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
         set.attempts
     );
     if let (Some(path), Some(format)) = (&run.out, format) {
-        io::write_points(path, format, &PointData::new(set.points))?;
+        io::write_points(path, format, &PointData::from_point_set(set))?;
     }
     Ok(())
 }

@@ -100,7 +100,7 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
         (&["--radius", "0.1", "--k", "0"], "--k must be at least 1, got 0"),
         (&["--radius", "0.01", "--max-points", "100"], "raise --max-points"),
         (&["--radius", "0.1", "--candidates", "3"], "--candidates does not apply to 'bridson'"),
-        (&["--radius", "0.1", "--format", "npy"], "invalid value 'npy'"),
+        (&["--radius", "0.1", "--format", "xyz"], "invalid value 'xyz'"),
         (&[], "needs --radius"),
         (&["--radius", "abc"], "invalid value 'abc'"),
         (&["--radious", "0.1"], "unexpected argument"),
@@ -176,7 +176,7 @@ fn flags_that_do_not_apply_are_refused_by_name() {
         (&["maximal"], "error: 'maximal' needs --radius"),
         (&["maximal", "--radius", "1e-9"], "error: --radius 0.000000001 in this box"),
         (&["white-noise"], "error: 'white-noise' needs --n"),
-        (&["bridson", "--out", "points.npy", "--radius", "0.1"], "error: cannot tell the format"),
+        (&["bridson", "--out", "points.xyz", "--radius", "0.1"], "error: cannot tell the format"),
     ];
     for (args, expected) in cases {
         let path = temp_path("refused.csv");

@@ -39,13 +39,27 @@ fn awkward_floats_read_back_bit_identically() {
     let data = PointData { points: points.clone(), attributes: vec![radius] };
     for format in PointFormat::ALL.iter().copied() {
         let mut bytes = Vec::new();
+        if format == PointFormat::Npy {
+            // NPY holds the points only: data with a radius is refused, not cut.
+            let error = encode(format, &mut bytes, &data).unwrap_err();
+            assert!(error.to_string().contains(".npz"), "{error}");
+            continue;
+        }
         encode(format, &mut bytes, &data).unwrap();
         let back = decode::<3>(format, bytes.as_slice(), &["radius"]).unwrap();
         assert_eq!(bits(&back.data.points), bits(&points), "{format:?}");
         let radii: Vec<u64> = back.data.attributes[0].values.iter().map(|x| x.to_bits()).collect();
         assert_eq!(radii, AWKWARD.map(f64::to_bits).to_vec(), "{format:?}");
-        // Without asking for the attribute, the extra column is an error, not a coordinate.
-        assert!(decode::<3>(format, bytes.as_slice(), &[]).is_err(), "{format:?}");
+        let without = decode::<3>(format, bytes.as_slice(), &[]);
+        if format == PointFormat::Csv {
+            // An extra CSV column not asked for is an error, not a coordinate.
+            assert!(without.is_err(), "{format:?}");
+        } else {
+            // The named formats skip what was not asked for.
+            let without = without.unwrap();
+            assert!(without.data.attributes.is_empty(), "{format:?}");
+            assert_eq!(bits(&without.data.points), bits(&points), "{format:?}");
+        }
         // Writing what was read gives the same bytes.
         let mut again = Vec::new();
         encode(format, &mut again, &back.data).unwrap();

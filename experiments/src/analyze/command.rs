@@ -1,9 +1,10 @@
 //! `experiments analyze FILE --dim D ...`: every metric of a point set read from a file,
 //! as a table or as JSON.
 
-use super::{AnalyzeOptions, analyze, table};
+use super::{AnalyzeOptions, PointRadii, analyze_with_radii, table};
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointFormat};
+use crate::metrics::RadiusRule;
 use crate::with_dim;
 use poisson_nd::Domain;
 use std::path::PathBuf;
@@ -12,8 +13,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug, Clone)]
 pub struct AnalyzeArgs {
     /// File of points ("-" for standard input), in the format of its extension unless
-    /// --format is given. CSV: one point per line, commas or whitespace between
-    /// coordinates, an optional header line.
+    /// --format is given: .csv (one point per line, commas or whitespace between
+    /// coordinates, an optional header line), .npy, .npz, .ply or .json.
     pub file: PathBuf,
     /// The file's format (default: from its extension).
     #[arg(long, value_enum)]
@@ -28,6 +29,14 @@ pub struct AnalyzeArgs {
     /// nominal relative radius (default: half the densest-packing spacing d_max / 2).
     #[arg(long, allow_hyphen_values = true)]
     pub radius: Option<f64>,
+    /// Per-point radii: the file's column of this name (CSV header column, NPZ array, PLY
+    /// vertex property, JSON key); every pair is then checked against --radius-rule.
+    #[arg(long)]
+    pub radius_column: Option<String>,
+    /// The distance a pair must keep with per-point radii: max(r_i, r_j), min(r_i, r_j) or
+    /// their mean.
+    #[arg(long, value_enum, default_value_t = RadiusRule::Max, requires = "radius_column")]
+    pub radius_rule: RadiusRule,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -78,17 +87,37 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         Some(format) => format,
         None => PointFormat::from_path(&args.file)?,
     };
-    let read = io::read_points::<D>(&args.file, format, &[]).map_err(|e| e.to_string())?;
-    for (p, line) in read.data.points.iter().zip(&read.positions) {
+    let column: Vec<&str> = args.radius_column.as_deref().into_iter().collect();
+    let read = io::read_points::<D>(&args.file, format, &column).map_err(|e| e.to_string())?;
+    let at = format.position_name();
+    for (p, position) in read.data.points.iter().zip(&read.positions) {
         if !domain.contains(p) {
             return Err(format!(
-                "{}: line {line}: point {} lies outside the box {} (set --box/--origin)",
+                "{}: {at} {position}: point {} lies outside the box {} (set --box/--origin)",
                 args.file.display(),
                 format_point(p),
                 format_box(&domain)
             ));
         }
     }
+    let radii = match &args.radius_column {
+        None => None,
+        Some(name) => {
+            let column = read.data.attribute(name).ok_or_else(|| {
+                format!("{}: no radius column named '{name}' in the file", args.file.display())
+            })?;
+            let bad = column.values.iter().position(|r| !(r.is_finite() && *r > 0.0));
+            if let Some(i) = bad {
+                return Err(format!(
+                    "{}: {at} {}: radius {} is not positive",
+                    args.file.display(),
+                    read.positions[i],
+                    column.values[i]
+                ));
+            }
+            Some(PointRadii { column: name, values: &column.values, rule: args.radius_rule })
+        }
+    };
     let options = AnalyzeOptions {
         radius: args.radius,
         histogram_bins: args.bins.max(1),
@@ -99,7 +128,7 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         exclude_axes: args.exclude_axes,
         ..AnalyzeOptions::default()
     };
-    let analysis = analyze(&read.data.points, &domain, &options);
+    let analysis = analyze_with_radii(&read.data.points, radii, &domain, &options);
     if let Some(path) = &args.spectrum_out {
         let spectrum = analysis
             .spectrum

@@ -20,8 +20,9 @@ use crate::metrics::spectrum::{
     periodogram_half_width,
 };
 use crate::metrics::{
-    Coverage, Estimate, NeighbourIndex, PairCorrelation, coverage, l2_star_discrepancy_squared,
-    nearest_neighbour_stats, pair_correlation, pairs::pairs_closer_than_in,
+    Coverage, Estimate, NeighbourIndex, PairCorrelation, RadiusRule, VaryingRadiusStats, coverage,
+    l2_star_discrepancy_squared, nearest_neighbour_stats, pair_correlation,
+    pairs::pairs_closer_than_in, varying_radius_stats,
 };
 use poisson_nd::{Domain, Point};
 use serde::Serialize;
@@ -169,6 +170,27 @@ pub struct DiscrepancyReport {
     pub white_noise_squared: f64,
 }
 
+/// Per-point radii (a file's radius column) and the rule each pair is checked against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointRadii<'a> {
+    /// The column's name in the file.
+    pub column: &'a str,
+    /// One radius per point, finite and positive.
+    pub values: &'a [f64],
+    /// The distance a pair must keep.
+    pub rule: RadiusRule,
+}
+
+/// The varying-radius section of an [`Analysis`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VaryingRadius {
+    /// The column the radii came from.
+    pub column: String,
+    /// What the radii say about the set.
+    #[serde(flatten)]
+    pub stats: VaryingRadiusStats,
+}
+
 /// Every metric of one point set.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Analysis {
@@ -204,6 +226,9 @@ pub struct Analysis {
     pub pair_correlation: Option<PairCorrelation>,
     /// L2-star discrepancy (skipped for large N).
     pub discrepancy: Option<DiscrepancyReport>,
+    /// Pair-rule checks against per-point radii, when the file has a radius column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub varying_radius: Option<VaryingRadius>,
     /// Remarks: what was skipped and why, what to keep in mind reading a number.
     pub notes: Vec<String>,
 }
@@ -283,6 +308,18 @@ pub fn analyze<const D: usize>(
     domain: &Domain<D>,
     options: &AnalyzeOptions,
 ) -> Analysis {
+    analyze_with_radii(points, None, domain, options)
+}
+
+/// [`analyze`], and with per-point `radii` also the pair-rule checks
+/// ([`Analysis::varying_radius`]). The r-dependent metrics keep using the single radius of
+/// `options`.
+pub fn analyze_with_radii<const D: usize>(
+    points: &[Point<D>],
+    radii: Option<PointRadii>,
+    domain: &Domain<D>,
+    options: &AnalyzeOptions,
+) -> Analysis {
     let n = points.len();
     let volume = domain.volume();
     let mut notes = Vec::new();
@@ -304,6 +341,17 @@ pub fn analyze<const D: usize>(
     let white_noise =
         white_noise_comparison(domain, n, r, stats.as_ref().map(|s| s.mean), options, &mut notes);
     let (spectrum, periodogram) = spectrum(points, domain, options, &mut notes);
+    let varying_radius = radii.map(|radii| {
+        notes.push(format!(
+            "the cluster rate, close pairs, coverage and nominal relative radius use the one \
+             radius r; the '{}' column is checked pair by pair in the varying-radius section",
+            radii.column
+        ));
+        VaryingRadius {
+            column: radii.column.to_string(),
+            stats: varying_radius_stats(&index, radii.values, radii.rule),
+        }
+    });
     Analysis {
         dim: D,
         n,
@@ -326,6 +374,7 @@ pub fn analyze<const D: usize>(
         periodogram,
         pair_correlation: pair_correlation_of(points, domain, r, d_max, options),
         discrepancy: discrepancy(points, domain, options, &mut notes),
+        varying_radius,
         notes,
     }
 }

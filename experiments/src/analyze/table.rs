@@ -42,6 +42,7 @@ pub fn render(a: &Analysis) -> String {
         spectrum,
         pair_correlation,
         discrepancy,
+        varying_radius,
         notes,
     ] {
         section(a, &mut out);
@@ -270,6 +271,59 @@ fn discrepancy(a: &Analysis, w: &mut String) {
             num(d.white_noise_squared)
         );
     }
+}
+
+fn varying_radius(a: &Analysis, w: &mut String) {
+    let Some(v) = &a.varying_radius else {
+        return;
+    };
+    let s = &v.stats;
+    let _ = writeln!(
+        w,
+        "\nvarying radius (column '{}', pairs must keep {}(r_i, r_j))",
+        v.column,
+        s.rule.name()
+    );
+    let _ = writeln!(
+        w,
+        "  radius: min {}  mean {}  max {}  std {}",
+        num(s.radius.min),
+        num(s.radius.mean),
+        num(s.radius.max),
+        num(s.radius.std)
+    );
+    let _ = writeln!(
+        w,
+        "  pairs closer than their rule distance  {}  ({} points involved)",
+        s.violations, s.points_in_violations
+    );
+    if let Some(p) = &s.worst {
+        let _ = writeln!(
+            w,
+            "  worst pair: points {} and {} (0-based, file order), distance {} = {} × rule \
+             distance {}",
+            p.i,
+            p.j,
+            num(p.distance),
+            num(p.ratio),
+            num(p.rule_distance)
+        );
+    }
+    if let Some(q) = &s.nn_over_radius {
+        let _ = writeln!(
+            w,
+            "  nearest neighbour / own radius: mean {}  std {}  min {}  max {}",
+            num(q.mean),
+            num(q.std),
+            num(q.min),
+            num(q.max)
+        );
+    }
+    let _ = writeln!(
+        w,
+        "  cluster rate (NN closer than the rule distance)  {}",
+        num(s.cluster_rate.unwrap_or(f64::NAN))
+    );
 }
 
 fn notes(a: &Analysis, w: &mut String) {

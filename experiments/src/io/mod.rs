@@ -1,29 +1,37 @@
 //! Point sets in and out of files: one layer for `sample`, `analyze` and the report.
 //!
 //! A [`PointFormat`] is chosen from a file's extension ([`PointFormat::from_path`]) or by
-//! name; each format is one file of this module (today [`csv`]) with an `encode` and a
-//! `decode` function, and one arm in [`encode`] and [`decode`]. What a file holds is a
-//! [`PointData`]: the points and any per-point [`Attribute`] columns (a radius, a class label),
-//! which a format writes after the coordinates.
+//! name; each format is one file of this module ([`csv`], [`npy`], [`npz`], [`ply`],
+//! [`json`]) with an `encode` and a `decode` function, and one arm in [`encode`] and
+//! [`decode`]. What a file holds is a [`PointData`]: the points and any per-point
+//! [`Attribute`] columns (a radius, a class label), which every format but NPY stores by name
+//! beside the coordinates. The exact layouts are in `docs/formats.md`.
 //!
-//! Floats are written in Rust's shortest round-trip form ([`crate::format::exact`]), so a
-//! file read back gives the same bits. Files are written whole or not at all
-//! ([`write_atomically`]).
+//! Every format reads back the very bits it wrote: the binary ones store `f64` as is, the text
+//! ones write Rust's shortest round-trip form ([`crate::format::exact`]). Files are written
+//! whole or not at all ([`write_atomically`]).
 //!
 //! ```
-//! use experiments::io::{PointData, PointFormat, decode, encode};
-//! let data = PointData::new(vec![[0.1 + 0.2, -0.0], [5e-324, 1e300]]);
-//! let mut bytes = Vec::new();
-//! encode(PointFormat::Csv, &mut bytes, &data)?;
-//! let back = decode::<2>(PointFormat::Csv, bytes.as_slice(), &[])?;
-//! assert_eq!(back.data, data);
+//! use experiments::io::{Attribute, PointData, PointFormat, decode, encode};
+//! let radius = Attribute { name: "radius".into(), values: vec![0.5, 0.25] };
+//! let data = PointData { points: vec![[0.1 + 0.2, -0.0], [5e-324, 1e300]], attributes: vec![radius] };
+//! for format in [PointFormat::Csv, PointFormat::Npz, PointFormat::Ply, PointFormat::Json] {
+//!     let mut bytes = Vec::new();
+//!     encode(format, &mut bytes, &data)?;
+//!     let back = decode::<2>(format, bytes.as_slice(), &["radius"])?;
+//!     assert_eq!(back.data, data);
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
 
 pub mod csv;
+pub mod json;
+pub mod npy;
+pub mod npz;
+pub mod ply;
 
-use poisson_nd::Point;
+use poisson_nd::{Point, PointSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -33,16 +41,45 @@ pub enum PointFormat {
     /// Comma-separated text: a header `x0,x1,...` (then attribute names), one point per
     /// line. The reader also takes other tools' output (whitespace, no header).
     Csv,
+    /// NumPy `.npy`: one float64 array of shape (N, D), the points only.
+    Npy,
+    /// NumPy `.npz` (a zip of `.npy` files): `points` (N, D) and one (N,) array per
+    /// attribute, e.g. `radius`.
+    Npz,
+    /// PLY, binary little-endian: a `vertex` element with `double` coordinates `x`, `y`, `z`
+    /// (D ≤ 3) or `x0`, `x1`, ... (D ≥ 4), then one `double` property per attribute.
+    Ply,
+    /// JSON: `{"dim": D, "points": [[...], ...]}` and one array per attribute.
+    Json,
 }
 
 impl PointFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: &'static [PointFormat] = &[PointFormat::Csv];
+    pub const ALL: &'static [PointFormat] = &[
+        PointFormat::Csv,
+        PointFormat::Npy,
+        PointFormat::Npz,
+        PointFormat::Ply,
+        PointFormat::Json,
+    ];
 
     /// The file extension, without the dot.
     pub fn extension(self) -> &'static str {
         match self {
             PointFormat::Csv => "csv",
+            PointFormat::Npy => "npy",
+            PointFormat::Npz => "npz",
+            PointFormat::Ply => "ply",
+            PointFormat::Json => "json",
+        }
+    }
+
+    /// What [`ReadPoints::positions`] count in this format: `"line"` for CSV, whose points
+    /// are lines of text, `"point"` (the 1-based index in the file) for the others.
+    pub fn position_name(self) -> &'static str {
+        match self {
+            PointFormat::Csv => "line",
+            _ => "point",
         }
     }
 
@@ -72,7 +109,8 @@ impl PointFormat {
 /// A per-point column besides the coordinates, e.g. `radius`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attribute {
-    /// The column's name.
+    /// The column's name: letters, digits and `_`, not starting with a digit, and neither a
+    /// coordinate's name nor `points` or `dim` (see [`check_data`]).
     pub name: String,
     /// One value per point.
     pub values: Vec<f64>,
@@ -97,6 +135,35 @@ impl<const D: usize> PointData<D> {
     pub fn coordinate_names() -> Vec<String> {
         (0..D).map(|axis| format!("x{axis}")).collect()
     }
+
+    /// What a sampler's point set writes: the points, then its per-point radii as `radius`
+    /// and its classes as `label` when it has them (a sampler whose radius varies, a
+    /// multi-class sampler); a constant radius is not a column.
+    ///
+    /// ```
+    /// use experiments::io::PointData;
+    /// use poisson_nd::{Domain, PointSet, StopReason};
+    /// let mut set = PointSet::new(vec![[0.5, 0.5]], Domain::unit(), StopReason::Exhausted, 1);
+    /// assert!(PointData::from_point_set(set.clone()).attributes.is_empty());
+    /// set.radii = Some(vec![0.1]);
+    /// assert_eq!(PointData::from_point_set(set).attributes[0].name, "radius");
+    /// ```
+    pub fn from_point_set(set: PointSet<D>) -> Self {
+        let mut data = PointData::new(set.points);
+        if let Some(radii) = set.radii {
+            data.attributes.push(Attribute { name: "radius".into(), values: radii });
+        }
+        if let Some(labels) = set.labels {
+            let values = labels.into_iter().map(f64::from).collect();
+            data.attributes.push(Attribute { name: "label".into(), values });
+        }
+        data
+    }
+
+    /// The attribute called `name`, if there is one.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
 }
 
 /// Points read from a file, with where each came from.
@@ -104,9 +171,10 @@ impl<const D: usize> PointData<D> {
 pub struct ReadPoints<const D: usize> {
     /// The points and the attributes asked for.
     pub data: PointData<D>,
-    /// Where each point was in the file: its 1-based line (text formats) or row.
+    /// Where each point was in the file: its 1-based line (CSV) or its 1-based index (the
+    /// other formats); [`PointFormat::position_name`] says which.
     pub positions: Vec<usize>,
-    /// The header line, if the file had one.
+    /// The header line, if the file had one (CSV).
     pub header: Option<String>,
 }
 
@@ -121,7 +189,7 @@ pub enum ReadError {
         /// The underlying error.
         source: io::Error,
     },
-    /// A line or row is malformed, or the file holds no points.
+    /// A line of a text file is malformed, or the file holds no points.
     #[error("{path}: line {line}: {message}")]
     Malformed {
         /// The file.
@@ -131,32 +199,119 @@ pub enum ReadError {
         /// What is wrong with it.
         message: String,
     },
+    /// One point of a file is malformed (a non-finite coordinate, a missing value).
+    #[error("{path}: point {index}: {message}")]
+    Point {
+        /// The file.
+        path: String,
+        /// 1-based index of the point in the file.
+        index: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The file as a whole cannot be read as this format (not an NPY, a header that does
+    /// not fit `--dim`, no points, ...).
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 impl ReadError {
+    /// An [`ReadError::Invalid`] for a file not named yet (see `read_points`).
+    pub(crate) fn invalid(message: impl Into<String>) -> ReadError {
+        ReadError::Invalid { path: "input".into(), message: message.into() }
+    }
+
+    /// A [`ReadError::Point`] for a file not named yet.
+    pub(crate) fn point(index: usize, message: impl Into<String>) -> ReadError {
+        ReadError::Point { path: "input".into(), index, message: message.into() }
+    }
+
     fn with_path(self, path: &str) -> ReadError {
+        let path = path.to_string();
         match self {
-            ReadError::Io { source, .. } => ReadError::Io { path: path.to_string(), source },
+            ReadError::Io { source, .. } => ReadError::Io { path, source },
             ReadError::Malformed { line, message, .. } => {
-                ReadError::Malformed { path: path.to_string(), line, message }
+                ReadError::Malformed { path, line, message }
             }
+            ReadError::Point { index, message, .. } => ReadError::Point { path, index, message },
+            ReadError::Invalid { message, .. } => ReadError::Invalid { path, message },
         }
     }
 }
 
-/// Writes `data` in `format`.
+/// Writes `data` in `format`. Refused (nothing written) when [`check_data`] refuses the
+/// data, or when it has attributes and the format is NPY, which holds the points only.
 pub fn encode<const D: usize, W: Write>(
     format: PointFormat,
     out: W,
     data: &PointData<D>,
 ) -> io::Result<()> {
+    check_data(data).map_err(|message| io::Error::new(io::ErrorKind::InvalidInput, message))?;
     match format {
         PointFormat::Csv => csv::encode(out, data),
+        PointFormat::Npy => npy::encode(out, data),
+        PointFormat::Npz => npz::encode(out, data),
+        PointFormat::Ply => ply::encode(out, data),
+        PointFormat::Json => json::encode(out, data),
     }
 }
 
+/// What every format needs of the data it writes: finite coordinates and values (text
+/// formats could not read NaN back, JSON cannot write it), attributes as long as the points,
+/// and attribute names that every format can store and no reader mistakes for something else
+/// (letters, digits and `_`, not starting with a digit; not `x`, `y`, `z` or `x<k>`, which
+/// name coordinates, nor `points` or `dim`; no name twice).
+///
+/// ```
+/// use experiments::io::{Attribute, PointData, check_data};
+/// let mut data = PointData::new(vec![[0.5, 0.5]]);
+/// data.attributes.push(Attribute { name: "z".into(), values: vec![1.0] });
+/// assert!(check_data(&data).unwrap_err().contains("'z'"));
+/// ```
+pub fn check_data<const D: usize>(data: &PointData<D>) -> Result<(), String> {
+    if let Some(i) = data.points.iter().position(|p| !p.iter().all(|x| x.is_finite())) {
+        return Err(format!("point {} has a coordinate that is not finite", i + 1));
+    }
+    for (k, attribute) in data.attributes.iter().enumerate() {
+        let name = attribute.name.as_str();
+        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let reserved = matches!(name, "x" | "y" | "z" | "points" | "dim")
+            || (name.len() > 1
+                && name.starts_with('x')
+                && name[1..].bytes().all(|b| b.is_ascii_digit()));
+        if !valid || reserved {
+            return Err(format!(
+                "attribute name '{name}' is not allowed (letters, digits and _, not a \
+                 coordinate's name, not 'points' or 'dim')"
+            ));
+        }
+        if data.attributes[..k].iter().any(|a| a.name == name) {
+            return Err(format!("attribute '{name}' appears twice"));
+        }
+        if attribute.values.len() != data.points.len() {
+            return Err(format!(
+                "attribute '{name}' has {} values for {} points",
+                attribute.values.len(),
+                data.points.len()
+            ));
+        }
+        if let Some(i) = attribute.values.iter().position(|x| !x.is_finite()) {
+            return Err(format!("attribute '{name}' of point {} is not finite", i + 1));
+        }
+    }
+    Ok(())
+}
+
 /// Reads points with `D` coordinates in `format`, keeping the attribute columns named in
-/// `attributes` (other extra columns are an error).
+/// `attributes` that the file has. A CSV column after the coordinates that is not asked for
+/// is an error (it could be a coordinate of a higher dimension); the named formats (NPZ, PLY,
+/// JSON) skip arrays and properties not asked for. A file without points is an error.
 pub fn decode<const D: usize>(
     format: PointFormat,
     input: impl io::BufRead,
@@ -164,7 +319,25 @@ pub fn decode<const D: usize>(
 ) -> Result<ReadPoints<D>, ReadError> {
     match format {
         PointFormat::Csv => csv::decode(input, attributes),
+        PointFormat::Npy => npy::decode(&read_all(input)?),
+        PointFormat::Npz => npz::decode(&read_all(input)?, attributes),
+        PointFormat::Ply => ply::decode(&read_all(input)?, attributes),
+        PointFormat::Json => json::decode(&read_all(input)?, attributes),
     }
+}
+
+/// Every byte of `input`.
+fn read_all(mut input: impl io::BufRead) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io { path: "input".into(), source })?;
+    Ok(bytes)
+}
+
+/// The positions `1..=n` of a format that numbers its points.
+pub(crate) fn indices(n: usize) -> Vec<usize> {
+    (1..=n).collect()
 }
 
 /// Writes `data` to `path` in `format` ("-": standard output), whole or not at all.
@@ -174,7 +347,8 @@ pub fn write_points<const D: usize>(
     data: &PointData<D>,
 ) -> Result<(), String> {
     let result = if path.as_os_str() == "-" {
-        encode(format, io::stdout().lock(), data)
+        let mut bytes = Vec::new();
+        encode(format, &mut bytes, data).and_then(|()| io::stdout().lock().write_all(&bytes))
     } else {
         let mut bytes = Vec::new();
         encode(format, &mut bytes, data).and_then(|()| write_atomically(path, &bytes))
@@ -224,8 +398,9 @@ mod tests {
         assert_eq!(PointFormat::from_path(Path::new("a/b.CSV")), Ok(PointFormat::Csv));
         assert_eq!(PointFormat::from_path(Path::new("-")), Ok(PointFormat::Csv));
         assert_eq!(
-            PointFormat::from_path(Path::new("pts.npy")).unwrap_err(),
-            "cannot tell the format of pts.npy from its extension (known: .csv)"
+            PointFormat::from_path(Path::new("pts.txt")).unwrap_err(),
+            "cannot tell the format of pts.txt from its extension (known: .csv, .npy, .npz, \
+             .ply, .json)"
         );
         assert!(PointFormat::from_path(Path::new("points")).is_err());
     }

@@ -16,6 +16,7 @@
 //! | power spectrum, radial average, anisotropy, effective Nyquist frequency | [`spectrum`] |
 //! | pair correlation function | [`pair_correlation`](mod@pair_correlation) |
 //! | L2-star discrepancy | [`discrepancy`] |
+//! | per-point radii: pair-rule violations, NN over own radius | [`varying_radius`] |
 
 use poisson_nd::{Domain, Point};
 use serde::Serialize;
@@ -29,6 +30,7 @@ pub mod pair_correlation;
 pub mod pairs;
 pub mod relative_radius;
 pub mod spectrum;
+pub mod varying_radius;
 
 pub use baseline::{SimulatedReference, WhiteNoiseTheory, simulate_white_noise};
 pub use coverage::{Coverage, coverage};
@@ -44,6 +46,7 @@ pub use relative_radius::{RelativeRadius, densest_packing_fraction, max_spacing,
 pub use spectrum::{
     Periodogram, RadialSpectrum, SpectrumAccumulator, SpectrumOptions, radial_spectrum,
 };
+pub use varying_radius::{RadiusRule, RulePair, Spread, VaryingRadiusStats, varying_radius_stats};
 
 pub use poisson_nd::packing::unit_ball_volume;
 

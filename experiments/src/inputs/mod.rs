@@ -1,0 +1,136 @@
+//! Input files that describe *where* and *how densely* to sample, read into plain, neutral data:
+//! pictures ([`png`]), arrays ([`npy`]), polygons ([`geojson`]) and triangle meshes ([`obj`],
+//! [`stl`], both giving a [`TriangleMesh`]).
+//!
+//! The readers only decode and check what a file says; they know nothing of samplers. A density
+//! map or a mask becomes a sampler's input in the library, which applies the project's image
+//! convention (column `i` along axis 0, row 0 at the largest axis-1 value) and its own checks.
+//! The layouts each reader accepts, and every error, are listed in `docs/formats.md`.
+//!
+//! Every reader comes in two forms: `read_*(path)` reads a file, `decode_*(bytes, name)` reads
+//! bytes already in memory, `name` being what error messages call them. Errors are one line
+//! that names the file and the problem ([`InputError`]).
+//!
+//! ```
+//! use experiments::inputs::geojson::decode_geojson;
+//! let text = r#"{"type": "Polygon", "coordinates": [[[0, 0], [2, 0], [2, 1], [0, 0]]]}"#;
+//! let polygons = decode_geojson(text.as_bytes(), "field.geojson")?;
+//! assert_eq!(polygons[0].exterior, vec![[0.0, 0.0], [2.0, 0.0], [2.0, 1.0]]);
+//! let bounds = experiments::inputs::geojson::bounding_box(&polygons);
+//! assert_eq!((bounds.lower, bounds.upper), ([0.0, 0.0], [2.0, 1.0]));
+//! # Ok::<(), experiments::inputs::InputError>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod geojson;
+pub mod mesh;
+pub mod npy;
+pub mod obj;
+pub mod png;
+pub mod stl;
+
+pub use geojson::Polygon;
+pub use mesh::TriangleMesh;
+pub use npy::Array;
+pub use png::Raster;
+
+use std::path::Path;
+
+/// Why an input file could not be used. The message is one line and names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The file could not be opened or read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The file was read but its contents cannot be used.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+impl InputError {
+    /// An [`InputError::Invalid`] for the file called `name`.
+    pub fn invalid(name: &str, message: impl Into<String>) -> InputError {
+        InputError::Invalid { path: name.to_string(), message: message.into() }
+    }
+}
+
+/// The closed axis-aligned box `[lower, upper]` (per axis `lower ≤ upper`) that holds every
+/// coordinate of a polygon set or a mesh. Without `--box`, the box of a region is its bounding
+/// box; the half-open convention of `Domain` is the library's business.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoundingBox<const D: usize> {
+    /// The smallest coordinate along each axis.
+    pub lower: [f64; D],
+    /// The largest coordinate along each axis.
+    pub upper: [f64; D],
+}
+
+impl<const D: usize> BoundingBox<D> {
+    /// The box of `points`; `None` when there are none.
+    pub fn of_points<'a>(points: impl IntoIterator<Item = &'a [f64; D]>) -> Option<Self> {
+        let mut points = points.into_iter();
+        let first = *points.next()?;
+        let mut bounds = BoundingBox { lower: first, upper: first };
+        for p in points {
+            for a in 0..D {
+                bounds.lower[a] = bounds.lower[a].min(p[a]);
+                bounds.upper[a] = bounds.upper[a].max(p[a]);
+            }
+        }
+        Some(bounds)
+    }
+
+    /// The side lengths, `upper − lower`.
+    pub fn extent(&self) -> [f64; D] {
+        std::array::from_fn(|a| self.upper[a] - self.lower[a])
+    }
+}
+
+/// The whole file at `path`, or an [`InputError::Io`] naming it.
+pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
+    std::fs::read(path)
+        .map_err(|source| InputError::Io { path: path.display().to_string(), source })
+}
+
+/// `index` (row-major over `shape`) as a multi-index, `[i0, i1, ...]`, for error messages.
+pub(crate) fn multi_index(shape: &[usize], mut index: usize) -> String {
+    let mut parts = vec![0; shape.len()];
+    for (axis, &size) in shape.iter().enumerate().rev() {
+        if size > 0 {
+            parts[axis] = index % size;
+            index /= size;
+        }
+    }
+    let parts: Vec<String> = parts.iter().map(usize::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multi_indices_are_row_major() {
+        assert_eq!(multi_index(&[2, 3], 0), "[0, 0]");
+        assert_eq!(multi_index(&[2, 3], 4), "[1, 1]");
+        assert_eq!(multi_index(&[2, 3, 4], 23), "[1, 2, 3]");
+        assert_eq!(multi_index(&[], 0), "[]");
+    }
+
+    #[test]
+    fn bounding_boxes() {
+        assert_eq!(BoundingBox::<2>::of_points(&[]), None);
+        let b = BoundingBox::of_points(&[[1.0, -2.0], [0.5, 3.0], [2.0, 0.0]]).unwrap();
+        assert_eq!((b.lower, b.upper, b.extent()), ([0.5, -2.0], [2.0, 3.0], [1.5, 5.0]));
+    }
+}

@@ -1,0 +1,83 @@
+//! PNG pictures (density maps, masks) read with the `image` crate into a [`Raster`] of values
+//! in `[0, 1]`.
+//!
+//! - 8-bit samples are divided by 255, 16-bit ones by 65535: black is 0, white 1.
+//! - A grey picture gives its grey value; a colour picture its **red** channel (paint the map
+//!   in red, or in grey, where all channels agree). Alpha is ignored, so a transparent pixel
+//!   counts by its colour. Palette pictures are expanded to their colours first; grey pictures
+//!   of 1, 2 or 4 bits are scaled to 8 bits by the decoder (1-bit white is 1).
+//! - Rows are kept as stored: `values[row * width + column]`, row 0 being the picture's **top**
+//!   row. The library places it in the box (row 0 at the largest axis-1 value).
+
+use super::{InputError, read_bytes};
+use image::{DynamicImage, ImageFormat};
+use std::path::Path;
+
+/// A picture as numbers: `height` rows of `width` values in `[0, 1]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Raster {
+    /// Pixels per row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Row-major values, `values[row * width + column]`, row 0 the top row of the picture.
+    pub values: Vec<f64>,
+}
+
+impl Raster {
+    /// The value at `column`, `row` (row 0 at the top), or `None` outside the picture.
+    pub fn get(&self, column: usize, row: usize) -> Option<f64> {
+        (column < self.width && row < self.height).then(|| self.values[row * self.width + column])
+    }
+}
+
+/// Reads the PNG file at `path`.
+pub fn read_png(path: &Path) -> Result<Raster, InputError> {
+    decode_png(&read_bytes(path)?, &path.display().to_string())
+}
+
+/// Reads a PNG from its bytes; `name` is what messages call them.
+///
+/// ```
+/// use experiments::inputs::png::decode_png;
+/// // A 2 × 1 grey picture: black, then white.
+/// let picture = image::GrayImage::from_raw(2, 1, vec![0, 255]).unwrap();
+/// let mut bytes = std::io::Cursor::new(Vec::new());
+/// picture.write_to(&mut bytes, image::ImageFormat::Png).unwrap();
+/// let raster = decode_png(bytes.get_ref(), "mask.png")?;
+/// assert_eq!((raster.width, raster.height, raster.values), (2, 1, vec![0.0, 1.0]));
+/// assert!(decode_png(b"not a picture", "mask.png").is_err());
+/// # Ok::<(), experiments::inputs::InputError>(())
+/// ```
+pub fn decode_png(bytes: &[u8], name: &str) -> Result<Raster, InputError> {
+    let picture = image::load_from_memory_with_format(bytes, ImageFormat::Png)
+        .map_err(|e| InputError::invalid(name, format!("not a decodable PNG ({e})")))?;
+    let (width, height) = (picture.width() as usize, picture.height() as usize);
+    let values = match picture {
+        DynamicImage::ImageLuma8(p) => eight_bit(p.as_raw(), 1),
+        DynamicImage::ImageLumaA8(p) => eight_bit(p.as_raw(), 2),
+        DynamicImage::ImageRgb8(p) => eight_bit(p.as_raw(), 3),
+        DynamicImage::ImageRgba8(p) => eight_bit(p.as_raw(), 4),
+        DynamicImage::ImageLuma16(p) => sixteen_bit(p.as_raw(), 1),
+        DynamicImage::ImageLumaA16(p) => sixteen_bit(p.as_raw(), 2),
+        DynamicImage::ImageRgb16(p) => sixteen_bit(p.as_raw(), 3),
+        DynamicImage::ImageRgba16(p) => sixteen_bit(p.as_raw(), 4),
+        other => {
+            return Err(InputError::invalid(
+                name,
+                format!("unsupported PNG pixel layout {:?}", other.color()),
+            ));
+        }
+    };
+    Ok(Raster { width, height, values })
+}
+
+/// The first channel of every pixel of `channels` 8-bit samples, over 255.
+fn eight_bit(samples: &[u8], channels: usize) -> Vec<f64> {
+    samples.chunks_exact(channels).map(|pixel| f64::from(pixel[0]) / 255.0).collect()
+}
+
+/// The first channel of every pixel of `channels` 16-bit samples, over 65535.
+fn sixteen_bit(samples: &[u16], channels: usize) -> Vec<f64> {
+    samples.chunks_exact(channels).map(|pixel| f64::from(pixel[0]) / 65535.0).collect()
+}
