@@ -10,8 +10,7 @@ mod shapes;
 use poisson_nd::field::{FnField, PairRule, RadiusField};
 use poisson_nd::region::Ball;
 use poisson_nd::{
-    Bridson, DartThrowing, Domain, FillSampler, GridResolution, Point, PointSet, Region,
-    StopReason,
+    Bridson, DartThrowing, Domain, FillSampler, GridResolution, Point, PointSet, Region, StopReason,
 };
 use std::sync::Arc;
 
@@ -70,8 +69,12 @@ fn field_runs_in_2d_regions_keep_every_rule() {
     let domain = Domain::<2>::unit();
     // Fine on the left, coarse on the right, with a ripple.
     let field: Arc<dyn RadiusField<2>> = Arc::new(
-        FnField::new(|p: &Point<2>| 0.012 + 0.03 * p[0] + 0.004 * (17.0 * p[1]).sin(), 0.008, 0.046)
-            .unwrap(),
+        FnField::new(
+            |p: &Point<2>| 0.012 + 0.03 * p[0] + 0.004 * (17.0 * p[1]).sin(),
+            0.008,
+            0.046,
+        )
+        .unwrap(),
     );
     let regions: Vec<(&str, Arc<dyn Region<2>>)> = vec![
         ("polygon-with-hole", Arc::new(shapes::polygon_with_hole())),
@@ -98,9 +101,8 @@ fn field_runs_in_2d_regions_keep_every_rule() {
 #[test]
 fn field_runs_in_3d_regions_keep_every_rule() {
     let domain = Domain::from_origin_and_extent([-1.0, -1.0, -1.0], [2.0, 2.0, 2.0]).unwrap();
-    let field: Arc<dyn RadiusField<3>> = Arc::new(
-        FnField::new(|p: &Point<3>| 0.1 + 0.08 * (p[2] + 1.0) / 2.0, 0.1, 0.18).unwrap(),
-    );
+    let field: Arc<dyn RadiusField<3>> =
+        Arc::new(FnField::new(|p: &Point<3>| 0.1 + 0.08 * (p[2] + 1.0) / 2.0, 0.1, 0.18).unwrap());
     let regions: Vec<(&str, Arc<dyn Region<3>>)> = vec![
         ("ball", Arc::new(Ball::new([0.0, 0.0, 0.0], 0.8).unwrap())),
         ("torus-mesh", Arc::new(shapes::torus_mesh(0.6, 0.25, 24, 12))),

@@ -963,7 +963,10 @@ impl<const D: usize> BridsonFill<D> {
         let setup = self.sampler.field.as_ref();
         let failure = std::cell::RefCell::new(None);
         let seed = by_rule!(&self.grid, grid =>
-            constant: scan.next_seed(shape, |p| grid.has_conflict(p, ()), rng),
+            constant: {
+                scan.mark_covered(grid.points());
+                scan.next_seed(shape, |p| grid.has_conflict(p, ()), rng)
+            },
             field: scan.next_seed(
                 shape,
                 |p| match setup.map(|setup| setup.radius_at(p)) {

@@ -371,6 +371,7 @@ impl<const D: usize> DartThrowing<D> {
                     stop = StopReason::TargetReached;
                     break;
                 }
+                accepted.mark_covered(&mut scan);
                 let seed = scan.next_seed(shape, |p| accepted.has_point_within_radius(p), rng);
                 let Some(seed) = seed else { break };
                 accepted.insert(seed);
@@ -556,6 +557,8 @@ trait AcceptedPoints<const D: usize> {
     fn has_point_within_radius(&self, p: &Point<D>) -> bool;
     fn insert(&mut self, p: Point<D>);
     fn into_points(self) -> Vec<Point<D>>;
+    /// Marks the accepted points' coverage into the restart scan (see `Scan::mark_covered`).
+    fn mark_covered(&self, scan: &mut Scan<D>);
 }
 
 /// The naive search: every accepted point, in a plain list.
@@ -587,6 +590,9 @@ impl<const D: usize> AcceptedPoints<D> for EveryPoint<D> {
     fn into_points(self) -> Vec<Point<D>> {
         self.points
     }
+    fn mark_covered(&self, scan: &mut Scan<D>) {
+        scan.mark_covered(&self.points);
+    }
 }
 
 impl<const D: usize, H: CellHeads> AcceptedPoints<D> for Grid<D, H, ConstantRadius> {
@@ -602,6 +608,9 @@ impl<const D: usize, H: CellHeads> AcceptedPoints<D> for Grid<D, H, ConstantRadi
     }
     fn into_points(self) -> Vec<Point<D>> {
         Grid::into_points(self)
+    }
+    fn mark_covered(&self, scan: &mut Scan<D>) {
+        scan.mark_covered(self.points());
     }
 }
 
