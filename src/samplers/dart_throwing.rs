@@ -398,7 +398,12 @@ impl<const D: usize> DartThrowing<D> {
         while accepted.len() < target {
             let dart = darts.uniform_point(rng);
             attempts += 1;
-            let miss = if region.contains_box_point(&dart) {
+            // A conflict at the smallest radius is one at the field's (every pair rule grows
+            // with the radius): most late darts miss without evaluating the field.
+            let miss = if !region.contains_box_point(&dart) || accepted.conflicts(&dart, setup.rmin)
+            {
+                true
+            } else {
                 match setup.radius_at(&dart) {
                     Ok(r) if !accepted.conflicts(&dart, r) => {
                         accepted.insert(dart, r);
@@ -407,8 +412,6 @@ impl<const D: usize> DartThrowing<D> {
                     Ok(_) => true,
                     Err(e) => return (StopReason::InvalidField, attempts, Some(e)),
                 }
-            } else {
-                true
             };
             if miss {
                 misses += 1;
