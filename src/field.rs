@@ -742,7 +742,7 @@ pub(crate) fn resolve_field<const D: usize>(
     Ok((setup.rmin, Some(setup)))
 }
 
-/// The grid layout for a radius field: cells from rmin, reach rmax. The dense limit counts
+/// The grid layout for a radius field: cells from √(rmin·rmax), reach rmax. The dense limit counts
 /// the byte per cell that keeps the cell's radius bound next to its 4-byte head.
 pub(crate) fn field_layout<const D: usize>(
     domain: &Domain<D>,

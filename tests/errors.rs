@@ -233,13 +233,14 @@ mod radius_fields {
     #[test]
     fn bounds_too_far_apart_for_a_grid_are_refused() {
         let domain = Domain::<3>::unit();
-        let field = FnField::new(|_: &[f64; 3]| 0.5, 0.002, 0.5).expect("valid");
+        // Cells of side √(rmin·rmax) = 0.158 and a reach of 25: about 6·10⁶ cells to search.
+        let field = FnField::new(|_: &[f64; 3]| 0.5, 0.002, 25.0).expect("valid");
         let builder = Bridson::builder_with_field(domain, field).with_max_points(200_000_000);
-        let err = builder.build().expect_err("ratio 250 in 3D");
+        let err = builder.build().expect_err("ratio 12500 in 3D");
         assert!(matches!(err, Error::RadiusRatioTooLarge { .. }), "{err:?}");
-        assert!(err.to_string().contains("rmax/rmin = 250"), "{err}");
+        assert!(err.to_string().contains("rmax/rmin = 12500"), "{err}");
         // The naive dart thrower keeps no grid, so nothing to refuse there.
-        let field = FnField::new(|_: &[f64; 3]| 0.5, 0.002, 0.5).expect("valid");
+        let field = FnField::new(|_: &[f64; 3]| 0.5, 0.002, 25.0).expect("valid");
         let darts = DartThrowing::builder_with_field(domain, field).with_max_points(200_000_000);
         assert!(darts.build().is_ok());
     }

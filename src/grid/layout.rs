@@ -63,8 +63,8 @@ impl<const D: usize> GridLayout<D> {
         dense_limit_bytes: usize,
     ) -> Result<Self, Error> {
         let target_side = match resolution {
-            GridResolution::Fine => rule.min_distance() / (D as f64).sqrt(),
-            GridResolution::Coarse => rule.min_distance(),
+            GridResolution::Fine => rule.cell_length() / (D as f64).sqrt(),
+            GridResolution::Coarse => rule.cell_length(),
         };
         Self::new(domain, target_side, rule.reach(), dense_limit_bytes)
     }

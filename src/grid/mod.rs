@@ -97,9 +97,10 @@ pub(crate) fn check_field_reach<const D: usize>(
     rmax: f64,
     resolution: GridResolution,
 ) -> Result<(), Error> {
+    let length = conflict::field_cell_length(rmin, rmax);
     let side = match resolution {
-        GridResolution::Fine => rmin / (D as f64).sqrt(),
-        GridResolution::Coarse => rmin,
+        GridResolution::Fine => length / (D as f64).sqrt(),
+        GridResolution::Coarse => length,
     };
     // The offsets within reach lie in a ball of radius reach/side + 1 cells (a slight
     // over-estimate of their number).
