@@ -4,7 +4,7 @@
 //! `rmin ≤ r(x) ≤ rmax`. Samplers that take a field ([`Bridson`](crate::Bridson),
 //! [`DartThrowing`](crate::DartThrowing)) keep every pair of points at least the distance a
 //! [`PairRule`] makes of the two points' radii: `max(rᵢ, rⱼ)` by default, `min` or the mean.
-//! They size their background grid from the bounds (cells from `rmin`, search reach from
+//! They size their background grid from the bounds (cells from `√(rmin·rmax)`, search reach from
 //! `rmax`; docs/algorithms.md, "Variable radius"), so the bounds must hold: a value that is NaN,
 //! not positive or outside them stops a run with [`StopReason::InvalidField`] and the error in
 //! [`PointSet::field_error`], never a violated distance.

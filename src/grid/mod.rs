@@ -89,7 +89,7 @@ pub(crate) const MAX_GRID_POINTS: usize = (MORE - 1) as usize;
 /// the neighbour table is built once per sampler and its size grows as `(rmax/rmin)^D`.
 pub(crate) const FIELD_NEIGHBOURHOOD_LIMIT: usize = 1 << 22;
 
-/// Refuses radius bounds whose search (cells of side `rmin` or `rmin/√D`, reach `rmax`)
+/// Refuses radius bounds whose search (cells of side `ℓ = √(rmin·rmax)` or `ℓ/√D`, reach `rmax`)
 /// would visit more than [`FIELD_NEIGHBOURHOOD_LIMIT`] cells: the table alone would take
 /// too long to build and too much memory.
 pub(crate) fn check_field_reach<const D: usize>(
