@@ -6,7 +6,7 @@
 use super::generated;
 use super::html::{DataFile, Figure, Section, Table};
 use super::{ReportError, TimingRow, figure_seed, point_data_file};
-use crate::format::short;
+use crate::format::{short, significant};
 use crate::io::PointData;
 use crate::plot::{self, Overlay2d, Projections3d};
 use poisson_nd::region::{Mesh, Polygons, Region};
@@ -172,6 +172,30 @@ pub fn min_distance<const D: usize>(points: &[Point<D>]) -> f64 {
     if points.len() < 2 { f64::NAN } else { smallest.sqrt() }
 }
 
+/// What the numbers say, computed: whether every set is inside and reaches every piece,
+/// whether Bridson kept r, and Halton's smallest distance (it promises none).
+fn reading(result: &RegionsResult) -> String {
+    let all = result.polygon_runs.iter().chain(std::iter::once(&result.mesh_run));
+    let runs: Vec<&RegionRun> = all.collect();
+    let inside = runs.iter().all(|r| r.inside == r.points.len());
+    let reached = runs.iter().all(|r| r.per_piece.iter().all(|&n| n > 0));
+    let kept = runs.iter().filter(|r| r.sampler == "bridson").all(|r| r.min_distance >= r.radius);
+    let mut text = format!(
+        "Every set lies {} the region and {} every piece. Bridson {} r between every pair.",
+        if inside { "wholly inside" } else { "NOT wholly inside" },
+        if reached { "reaches" } else { "does NOT reach" },
+        if kept { "keeps" } else { "does NOT keep" },
+    );
+    if let Some(halton) = runs.iter().find(|r| r.sampler == "halton") {
+        text.push_str(&format!(
+            " Halton promises no distance: its closest pair is {} r apart, its points are \
+             those of the sequence that the outline lets through.",
+            short(halton.min_distance / halton.radius)
+        ));
+    }
+    text
+}
+
 /// The section: both polygon sets with the outline, the torus set in three slabs, a table.
 pub fn section(result: &RegionsResult) -> Result<Section, ReportError> {
     let outlines: Vec<Vec<[f64; 2]>> = result.pieces.iter().flatten().cloned().collect();
@@ -253,15 +277,10 @@ pub fn section(result: &RegionsResult) -> Result<Section, ReportError> {
             run.points.len(),
             run.inside,
             run.points.len(),
-            short(run.min_distance / run.radius)
+            significant(run.min_distance / run.radius, 6)
         ));
     }
-    paragraphs.push(
-        "Bridson keeps r between every pair (smallest distance / r ≥ 1) and reaches into every \
-         piece, the hole left empty; Halton promises no distance, so its smallest distance / r \
-         is well below 1, and its points are cut out of the sequence by the outline."
-            .into(),
-    );
+    paragraphs.push(reading(result));
     let mut header = vec!["sampler".to_string(), "region".into(), "points".into(), "inside".into()];
     header.extend(PIECES.iter().map(|p| p.to_string()));
     header.extend(["min distance / r".to_string(), "seed".into()]);
@@ -283,7 +302,7 @@ pub fn section(result: &RegionsResult) -> Result<Section, ReportError> {
                     "—".into()
                 });
             }
-            row.extend([short(run.min_distance / run.radius), run.seed.to_string()]);
+            row.extend([significant(run.min_distance / run.radius, 6), run.seed.to_string()]);
             row
         })
         .collect();

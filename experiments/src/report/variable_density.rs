@@ -309,7 +309,7 @@ pub fn section(result: &DensityResult) -> Result<Section, ReportError> {
                     r.points.len().to_string(),
                     r.stop.as_str().to_string(),
                     r.violations.to_string(),
-                    short(r.min_ratio),
+                    significant(r.min_ratio, 6),
                     r.seed.to_string(),
                 ]
             })
