@@ -8,7 +8,7 @@ use experiments::plot::{colour_hex, histogram::EXPECTED_COLOUR, sampler_colour};
 use experiments::report::analysis::{
     AnalysisContext, Analyzer, ChartContext, ChartSpec, Curve, Measurements, StandardAnalyzer,
 };
-use experiments::report::{ReportData, write_report};
+use experiments::report::{ReportData, generated, regions, variable_density, write_report};
 use poisson_nd::PointSet;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -105,6 +105,10 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         "Scaling",
         "Metrics",
         "mean ± standard error",
+        "Variable density",
+        "Regions",
+        "Pair rule max(rᵢ, rⱼ)",
+        "Points in the regions",
     ] {
         assert!(html.contains(needle), "index.html lacks {needle}");
     }
@@ -133,6 +137,17 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         expected.push(format!("2d-periodogram-{sampler}.svg"));
     }
     expected.extend(["scaling.svg".to_string(), "scaling-attempts.svg".to_string()]);
+    expected.extend(
+        [
+            "density-points-bridson.svg",
+            "density-points-dart-throwing-grid.svg",
+            "density-strips.svg",
+            "regions-polygon-bridson.svg",
+            "regions-polygon-halton.svg",
+            "regions-torus-bridson.svg",
+        ]
+        .map(String::from),
+    );
     for name in &expected {
         assert!(names.contains(name.as_str()), "{name} missing");
     }
@@ -257,6 +272,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         }
     }
 
+    check_generated_sections(dir.path(), &outcome.data);
+
     let timings = read(&dir.path().join("timings.csv"));
     assert!(timings.starts_with("experiment,sampler,dim,n,rep,seed,seconds\n"));
     assert!(timings.contains("\ncomparison,") && timings.contains("\nscaling,"));
@@ -264,6 +281,83 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     assert_eq!(Config::load(&dir.path().join("config.toml")).unwrap(), config);
     assert!(outcome.summary.contains("bridson") && outcome.summary.contains("time ~ N^a"));
     assert!(outcome.summary.contains("ρ_rel") && outcome.summary.contains("attempts ~ N^b"));
+}
+
+/// The variable-density and regions sections: their files, and numbers that show the samplers
+/// keep their promises (no pair-rule violation, every point inside, every piece reached) and
+/// that the density follows the map.
+fn check_generated_sections(out: &Path, data: &ReportData) {
+    let figures = out.join("figures");
+    let csv = |name: &str| read(&figures.join(name));
+    let density = &data.variable_density;
+    assert_eq!(density.runs.len(), 2);
+    assert_eq!(density.strips.len(), variable_density::STRIPS);
+    let strips = csv("density-strips.csv");
+    assert!(strips.starts_with(
+        "sampler,x_lower,x_upper,points,expected,density_integral,points_per_area,\
+         expected_per_area,relative_error,sampling_error\n"
+    ));
+    assert_eq!(strips.lines().count(), 1 + 2 * variable_density::STRIPS);
+    let map = csv("density-map.csv");
+    assert_eq!(map.lines().count(), 1 + generated::DENSITY_CELLS * generated::DENSITY_CELLS);
+    for run in &density.runs {
+        let name = &run.sampler;
+        assert_eq!(run.violations, 0, "{name}: pair-rule violations");
+        assert!(run.min_ratio >= 1.0 && run.min_ratio < 1.5, "{name}: {}", run.min_ratio);
+        assert!((4000..20_000).contains(&run.points.len()), "{name}: {}", run.points.len());
+        assert_eq!(run.strip_counts.iter().sum::<usize>(), run.points.len());
+        assert!(
+            run.radii.iter().all(|r| (variable_density::RMIN..=variable_density::RMAX).contains(r))
+        );
+        // The counts follow ∫ density: on average within the Poisson error of a strip, and
+        // no strip off by more than four of them.
+        let (relative, sampling) = run.strip_errors(&density.integrals);
+        assert!(relative < sampling, "{name}: {relative} against {sampling}");
+        for (e, &m) in run.expected(&density.integrals).iter().zip(&run.strip_counts) {
+            assert!((m as f64 - e).abs() < 4.0 * e.sqrt(), "{name}: {m} against {e}");
+        }
+        // More points on the dense side of the gradient.
+        assert!(run.strip_counts[variable_density::STRIPS - 1] > 4 * run.strip_counts[0]);
+        let points = csv(&format!("density-points-{name}.csv"));
+        assert!(points.starts_with("x0,x1,radius\n"), "{name}");
+        assert_eq!(points.lines().count(), run.points.len() + 1);
+        let svg = csv(&format!("density-points-{name}.svg"));
+        assert_eq!(svg.matches("<circle").count(), run.points.len());
+        assert_eq!(svg.matches("<image").count(), 1);
+    }
+
+    let regions = &data.regions;
+    assert_eq!(regions.polygon_runs.len(), 2);
+    for run in regions.polygon_runs.iter().chain(std::iter::once(&regions.mesh_run)) {
+        let name = format!("{} in the {}", run.sampler, run.region);
+        assert!(run.points.len() > 200, "{name}: {}", run.points.len());
+        assert_eq!(run.inside, run.points.len(), "{name}: all inside");
+        assert!(run.per_piece.iter().all(|&n| n > 0), "{name}: {:?}", run.per_piece);
+        // The pieces are disjoint: every point in exactly one.
+        assert_eq!(run.per_piece.iter().sum::<usize>(), run.points.len(), "{name}");
+        if run.sampler == "bridson" {
+            assert!(run.min_distance >= run.radius, "{name}: {}", run.min_distance);
+        }
+        let file = csv(&format!("regions-{}-{}.csv", run.region, run.sampler));
+        assert_eq!(file.lines().count(), run.points.len() + 1, "{name}");
+    }
+    assert_eq!(regions.polygon_runs[1].points.len(), regions.polygon_runs[0].points.len());
+    assert_eq!(regions.polygon_runs[0].per_piece.len(), regions::PIECES.len());
+    let polygon = csv("regions-polygon-bridson.svg");
+    assert_eq!(polygon.matches("<circle").count(), regions.polygon_runs[0].points.len());
+    // One outline per ring (three exteriors and the hole): the lines of more than three
+    // vertices (axes and ticks have two).
+    let outlines = parse("regions-polygon-bridson.svg", &polygon)
+        .descendants()
+        .filter(|n| n.has_tag_name("polyline"))
+        .filter(|n| n.attribute("points").is_some_and(|p| p.split_whitespace().count() > 3))
+        .count();
+    assert_eq!(outlines, 4);
+    let timings = read(&out.join("timings.csv"));
+    assert!(
+        timings.contains("\nvariable-density,bridson,2,")
+            && timings.contains("\nregions,halton,2,")
+    );
 }
 
 #[test]

@@ -12,6 +12,7 @@
 //! | --- | --- |
 //! | 2D point set | [`scatter::scatter_2d`] |
 //! | 3D point set, three slabs or projections | [`projections::projections_3d`] |
+//! | 2D point set over a grey map and outlines | [`overlay::overlay_2d`] |
 //! | radial power spectra | [`spectrum::radial_spectra`] |
 //! | 2D power spectrum image | [`heat_map::heat_map`] |
 //! | nearest-neighbour histograms | [`histogram::nn_histograms`] |
@@ -22,6 +23,7 @@
 pub mod heat_map;
 pub mod histogram;
 pub mod metric_chart;
+pub mod overlay;
 mod png;
 pub mod projections;
 pub mod scaling;
@@ -31,6 +33,7 @@ pub mod spectrum;
 pub use heat_map::{ColourScale, HeatMap, heat_map};
 pub use histogram::{HistogramChart, NnHistogram, nn_histograms};
 pub use metric_chart::{MetricChart, MetricEntry, Reference, metric_chart};
+pub use overlay::{Background, Overlay2d, overlay_2d};
 
 pub use projections::{Projections3d, projections_3d};
 pub use scaling::{ScalingChart, scaling_chart};

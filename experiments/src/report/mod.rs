@@ -23,6 +23,13 @@
 //! sampler at a range of target counts and fits power laws to time and (for radius-driven
 //! samplers) attempts against N. `docs/report.md` describes every figure and key.
 //!
+//! Two more sections stand beside the comparison, on inputs the report generates itself
+//! ([`generated`]): "Variable density" ([`variable_density`]: Bridson and dart throwing over a
+//! density map, strip counts against the map's integral, the pair-rule check) and "Regions"
+//! ([`regions`]: Bridson and Halton in a polygon with a hole and two islands, Bridson in a
+//! torus mesh). Their sizes are fixed (a fraction of a second in all); their seeds come from
+//! the base seed through [`figure_seed`] and are written beside their figures.
+//!
 //! A progress bar goes to stderr (when it is a terminal); a summary table to stdout.
 //!
 //! Seeds: realisation `rep` of sampler `name` in dimension `D` is sampled with
@@ -35,11 +42,14 @@
 pub mod analysis;
 pub mod csv;
 pub mod environment;
+pub mod generated;
 pub mod html;
 mod prose;
+pub mod regions;
 mod scaling;
 mod sections;
 mod summary;
+pub mod variable_density;
 
 use crate::config::{Config, ConfigError, DimConfig};
 use crate::fit::{PowerLaw, power_law};
@@ -112,6 +122,14 @@ pub enum ReportError {
     /// A figure could not be drawn.
     #[error(transparent)]
     Plot(#[from] PlotError),
+    /// A generated input or a sampler of the variable-density or regions section failed.
+    #[error("section {section}: {message}")]
+    Figure {
+        /// The section.
+        section: &'static str,
+        /// What failed.
+        message: String,
+    },
     /// A file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -246,6 +264,10 @@ pub struct ReportData {
     pub dims: Vec<DimResult>,
     /// The scaling experiment, if configured.
     pub scaling: Option<ScalingResult>,
+    /// The variable-density experiment.
+    pub variable_density: variable_density::DensityResult,
+    /// The regions experiment.
+    pub regions: regions::RegionsResult,
     /// Every timed run.
     pub timings: Vec<TimingRow>,
 }
@@ -329,6 +351,12 @@ pub fn scaling_seed(base: u64, dim: usize, sampler: &str, n: usize, rep: usize) 
     chain(base, &[2, dim as u64, name_stream(sampler), n as u64, rep as u64])
 }
 
+/// The seed of `sampler` in one of the report's generated-input experiments (`experiment`:
+/// `"variable-density"`, `"regions-polygon"`, `"regions-torus"`).
+pub fn figure_seed(base: u64, experiment: &str, sampler: &str) -> u64 {
+    chain(base, &[3, name_stream(experiment), name_stream(sampler)])
+}
+
 /// A sampler's name as a stream number: its 64-bit FNV-1a hash, fixed forever.
 fn name_stream(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
@@ -400,8 +428,11 @@ fn measure<A: Analyzer>(
         }
         None => None,
     };
+    bar.set_message("variable density and regions");
+    let variable_density = variable_density::measure(config.seed, &mut timings)?;
+    let regions = regions::measure(config.seed, &mut timings)?;
     bar.finish_and_clear();
-    Ok(ReportData { dims, scaling, timings })
+    Ok(ReportData { dims, scaling, variable_density, regions, timings })
 }
 
 /// The box of the comparison in `D` dimensions: the unit box, periodic or not as configured.
@@ -533,15 +564,20 @@ fn point_file<const D: usize>(
     points: &[poisson_nd::Point<D>],
     sampler: &str,
 ) -> Result<String, ReportError> {
-    let mut bytes = Vec::new();
-    crate::io::encode(
-        crate::io::PointFormat::Csv,
-        &mut bytes,
+    point_data_file(
         &crate::io::PointData::new(points.to_vec()),
+        &format!("{D}d-points-{sampler}.csv"),
     )
-    .map_err(|source| ReportError::Write {
-        path: PathBuf::from(format!("figures/{D}d-points-{sampler}.csv")),
-        source,
+}
+
+/// Points (with their attributes) as CSV text, for the data file `file` under `figures/`.
+fn point_data_file<const D: usize>(
+    data: &crate::io::PointData<D>,
+    file: &str,
+) -> Result<String, ReportError> {
+    let mut bytes = Vec::new();
+    crate::io::encode(crate::io::PointFormat::Csv, &mut bytes, data).map_err(|source| {
+        ReportError::Write { path: PathBuf::from(format!("figures/{file}")), source }
     })?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }

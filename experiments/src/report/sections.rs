@@ -92,6 +92,8 @@ pub(crate) fn sections<A: Analyzer>(
     if let Some(scaling) = &data.scaling {
         sections.push(super::scaling::section(config, scaling)?);
     }
+    sections.push(super::variable_density::section(&data.variable_density)?);
+    sections.push(super::regions::section(&data.regions)?);
     let glossary = analyzer.glossary();
     if !glossary.is_empty() {
         sections.push(Section {
