@@ -43,8 +43,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let triangles = mesh.triangles.iter().map(|t| t.map(|i| i as usize)).collect();
     let octahedron = Mesh::new(mesh.vertices.clone(), triangles)?;
     let domain = Domain::from_origin_and_extent(bounds.lower, bounds.extent())?;
-    let set =
-        Bridson::builder(domain, 0.1).with_region(octahedron.clone()).build()?.fill_seeded(1);
+    let set = Bridson::builder(domain, 0.1).with_region(octahedron.clone()).build()?.fill_seeded(1);
     report("octahedron.obj", &set.points, 0.1, &octahedron, &out.join("octahedron.csv"))?;
     println!("wrote {}", out.display());
     Ok(())

@@ -139,7 +139,8 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
     let set = sampler.run(n, run.seed);
     let seconds = start.elapsed().as_secs_f64();
     if set.stop == StopReason::InvalidField {
-        let why = set.field_error.as_ref().map_or("an invalid radius".to_string(), |e| e.to_string());
+        let why =
+            set.field_error.as_ref().map_or("an invalid radius".to_string(), |e| e.to_string());
         let map = run.density.as_deref().map_or(String::new(), |p| format!("{}: ", p.display()));
         return Err(format!("{map}the density field stopped the run: {why}; nothing written"));
     }

@@ -28,14 +28,14 @@
 //! ```
 #![deny(missing_docs)]
 
+use crate::shapes::Setup;
 use clap::{Args, CommandFactory, Subcommand};
+use poisson_nd::Region;
 use poisson_nd::{
     BestCandidate, Bridson, DartThrowing, DartThrowingBuilder, Domain, DynSampler, Error,
     GridResolution, Halton, JitteredGrid, Maximal, PointSet, SampleElimination, Sampler,
     WhiteNoise,
 };
-use crate::shapes::Setup;
-use poisson_nd::Region;
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
 
@@ -225,7 +225,9 @@ impl SamplerSpec {
     pub fn takes_radius_field(&self) -> bool {
         matches!(
             self,
-            SamplerSpec::Bridson(_) | SamplerSpec::DartThrowing(_) | SamplerSpec::DartThrowingGrid(_)
+            SamplerSpec::Bridson(_)
+                | SamplerSpec::DartThrowing(_)
+                | SamplerSpec::DartThrowingGrid(_)
         )
     }
 
@@ -324,8 +326,9 @@ impl SamplerSpec {
         let sampler: Box<dyn DynSampler<D>> = match self {
             SamplerSpec::Bridson(p) => {
                 let mut b = match &setup.field {
-                    Some((field, rule)) => Bridson::builder_with_field(domain, Arc::clone(field))
-                        .with_pair_rule(*rule),
+                    Some((field, rule)) => {
+                        Bridson::builder_with_field(domain, Arc::clone(field)).with_pair_rule(*rule)
+                    }
                     None => Bridson::builder(domain, radius()?),
                 };
                 if let Some(k) = p.k {

@@ -47,8 +47,7 @@ fn write_npy(path: &Path, shape: &[usize], values: &[f64]) {
     let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
     let shape_text =
         if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
-    let mut header =
-        format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape_text}, }}");
+    let mut header = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape_text}, }}");
     // Magic (6) + version (2) + length (2) + header, padded with spaces to a multiple of 64,
     // ending in a newline.
     while (10 + header.len() + 1) % 64 != 0 {
@@ -189,7 +188,8 @@ fn octahedron_stl() -> String {
         [0.0, 0.0, 1.0],
         [0.0, 0.0, -1.0],
     ];
-    let t = [[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]];
+    let t =
+        [[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]];
     let mut text = String::from("solid octahedron\n");
     for f in t {
         text.push_str("facet normal 0 0 0\nouter loop\n");
@@ -375,7 +375,18 @@ fn regions_of_every_kind_with_every_sampler_keep_points_inside() {
     let cube = d.join("cube.obj");
     std::fs::write(&cube, cube_obj(1.0, 2.0)).unwrap();
     let out = d.join("cube.npy");
-    ok(&["sample", "bridson", "--dim", "3", "--region", s(&cube), "--radius", "0.15", "--out", s(&out)]);
+    ok(&[
+        "sample",
+        "bridson",
+        "--dim",
+        "3",
+        "--region",
+        s(&cube),
+        "--radius",
+        "0.15",
+        "--out",
+        s(&out),
+    ]);
     let points = points_of::<3>(&out);
     assert_inside(&points, &cube_mesh(1.0, 2.0), "cube");
     assert!(points.len() > 100, "{}", points.len());
@@ -399,13 +410,23 @@ fn regions_of_every_kind_with_every_sampler_keep_points_inside() {
     let stl = d.join("octahedron.stl");
     std::fs::write(&stl, octahedron_stl()).unwrap();
     let out = d.join("stl.csv");
-    ok(&["sample", "best-candidate", "--dim", "3", "--region", s(&stl), "--n", "150", "--out", s(&out)]);
+    ok(&[
+        "sample",
+        "best-candidate",
+        "--dim",
+        "3",
+        "--region",
+        s(&stl),
+        "--n",
+        "150",
+        "--out",
+        s(&out),
+    ]);
     assert_inside(&points_of::<3>(&out), &octahedron_mesh(), "stl");
 
     // A voxel mask in 3D over the unit box: the corner octant [0.5, 1)³ and one more voxel.
     let voxels = d.join("voxels.npy");
-    let values: Vec<f64> =
-        (0..8).map(|k| if k == 7 || k == 0 { 1.0 } else { 0.0 }).collect();
+    let values: Vec<f64> = (0..8).map(|k| if k == 7 || k == 0 { 1.0 } else { 0.0 }).collect();
     write_npy(&voxels, &[2, 2, 2], &values);
     let library_voxels = Voxels::from_values([2, 2, 2], &values, [0.0; 3], [1.0; 3]).unwrap();
     for args in [&["sample-elimination", "--n", "100"][..], &["maximal", "--radius", "0.1"]] {
@@ -430,7 +451,32 @@ fn density_and_region_together_and_every_output_round_trips_through_analyze() {
     std::fs::write(&lake, LAKE).unwrap();
     let map = d.join("map.npy");
     write_npy(&map, &[2, 2], &[0.0, 0.5, 0.5, 1.0]);
-    for ext in ["npy", "ply", "json", "csv"] {
+    // NPY holds the points only: a region without a map.
+    let out = d.join("pts.npy");
+    ok(&["sample", "dart-throwing", "--region", s(&lake), "--radius", "0.7", "--out", s(&out)]);
+    let points = points_of::<2>(&out);
+    assert_inside(&points, &lake_region(), "npy");
+    let json = ok(&[
+        "analyze",
+        s(&out),
+        "--dim",
+        "2",
+        "--box",
+        "20,12",
+        "--origin",
+        "10,20",
+        "--radius",
+        "0.7",
+        "--json",
+        "--reference-realisations",
+        "0",
+        "--probes",
+        "1000",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["n"], points.len());
+    assert_eq!(value["pairs_closer"], 0);
+    for ext in ["npz", "ply", "json", "csv"] {
         let out = d.join(format!("pts.{ext}"));
         ok(&[
             "sample",
@@ -475,9 +521,10 @@ fn density_and_region_together_and_every_output_round_trips_through_analyze() {
 }
 
 /// Under the inverse mapping the counts per cell follow the density: Bridson at a fixed
-/// seed with about 2000 points, the mean |relative error| over the 8 × 8 cells within
-/// twice the Poisson sampling error `mean 1/√expected` (Poisson-disk counts vary less than
-/// Poisson ones; the margin covers the boundary cells and the field's change within a cell).
+/// seed with about 2700 points, the mean |relative error| over the 8 × 8 cells below half the
+/// Poisson sampling error `mean 1/√expected` (Poisson-disk counts vary much less than Poisson
+/// ones: measured 0.043 against 0.163), while the same set compared with a uniform map is off
+/// by more than 1.5 times it (measured 0.321): the check tells a right map from a wrong one.
 #[test]
 fn analyze_density_follow_under_the_inverse_mapping() {
     let dir = tempfile::tempdir().unwrap();
@@ -499,6 +546,8 @@ fn analyze_density_follow_under_the_inverse_mapping() {
         "0",
         "--probes",
         "1000",
+        "--radius-column",
+        "radius",
     ];
     args.extend_from_slice(&flags);
     let value: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
@@ -510,14 +559,17 @@ fn analyze_density_follow_under_the_inverse_mapping() {
     assert!((1500..4000).contains(&n), "{n}");
     let mean = follow["mean_abs_relative_error"].as_f64().unwrap();
     let sampling = follow["sampling_error"].as_f64().unwrap();
-    assert!(mean < 2.0 * sampling, "mean |relative error| {mean}, sampling error {sampling}");
+    eprintln!("density follow: n {n}, mean |relative error| {mean}, sampling error {sampling}");
+    assert!(mean < 0.5 * sampling, "mean |relative error| {mean}, sampling error {sampling}");
     // The same set against a uniform map is far off: the check can fail.
     let flat = dir.path().join("flat.png");
     write_png(&flat, 2, 2, |_, _| 255);
-    args[args.len() - 7] = s(&flat);
+    let at = args.len() - 7;
+    args[at] = s(&flat);
     let value: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
     let off = value["density_follow"]["mean_abs_relative_error"].as_f64().unwrap();
-    assert!(off > 4.0 * sampling, "{off} against a uniform map");
+    eprintln!("against a uniform map: mean |relative error| {off}");
+    assert!(off > 1.5 * sampling, "{off} against a uniform map");
     // The table names the section, and lerp says it is an approximation.
     let mut table: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
     let at = table.iter().position(|a| *a == "inverse").unwrap();
@@ -586,25 +638,55 @@ fn every_error_is_one_line_and_leaves_no_file() {
         b.iter().chain(extra).chain(&["--out", o]).map(|a| a.to_string()).collect()
     };
     let cases: Vec<(Vec<String>, &str)> = vec![
-        (with(&["--density", m, "--rmin", "0", "--rmax", "0.05"]), "--rmin must be finite and positive"),
-        (with(&["--density", m, "--rmin", "-1", "--rmax", "0.05"]), "--rmin must be finite and positive"),
-        (with(&["--density", m, "--rmin", "0.06", "--rmax", "0.05"]), "--rmin 0.06 is larger than --rmax 0.05"),
-        (with(&["--density", m, "--rmin", "0.02", "--rmax", "0.05", "--radius", "0.1"]), "--radius does not apply with --density"),
+        (
+            with(&["--density", m, "--rmin", "0", "--rmax", "0.05"]),
+            "--rmin must be finite and positive",
+        ),
+        (
+            with(&["--density", m, "--rmin", "-1", "--rmax", "0.05"]),
+            "--rmin must be finite and positive",
+        ),
+        (
+            with(&["--density", m, "--rmin", "0.06", "--rmax", "0.05"]),
+            "--rmin 0.06 is larger than --rmax 0.05",
+        ),
+        (
+            with(&["--density", m, "--rmin", "0.02", "--rmax", "0.05", "--radius", "0.1"]),
+            "--radius does not apply with --density",
+        ),
         (with(&["--density", m, "--rmax", "0.05"]), "needs --rmin and --rmax"),
         (with(&["--density", m]), "needs --rmin and --rmax"),
         (with(&["--radius", "0.1", "--rmin", "0.02"]), "--rmin applies only with --density"),
         (with(&["--radius", "0.1", "--rmax", "0.02"]), "--rmax applies only with --density"),
-        (with(&["--radius", "0.1", "--mapping", "inverse"]), "--mapping applies only with --density"),
+        (
+            with(&["--radius", "0.1", "--mapping", "inverse"]),
+            "--mapping applies only with --density",
+        ),
         (with(&["--region", s(&bad_geojson), "--radius", "0.1"]), "bad.geojson"),
         (with(&["--region", s(&black), "--radius", "0.1"]), "black.png: the region has no point"),
         (with(&["--dim", "3", "--region", s(&open), "--radius", "0.1"]), "the mesh is not closed"),
         (with(&["--dim", "3", "--region", s(&broken), "--radius", "0.1"]), "broken.obj"),
-        (with(&["--region", s(&empty_voxels), "--radius", "0.1"]), "empty.npy: the region has no point"),
-        (with(&["--region", s(&lake), "--radius", "0.1", "--box", "1,1"]), "lake.geojson: the region's bounding box"),
-        (with(&["--region", s(&text), "--radius", "0.1"]), "a region must be a .geojson, .json, .png, .obj, .stl or .npy file, not .txt"),
-        (with(&["--region", s(&cube), "--radius", "0.1"]), "this kind of region is 3-dimensional; use --dim 3"),
+        (
+            with(&["--region", s(&empty_voxels), "--radius", "0.1"]),
+            "empty.npy: the region has no point",
+        ),
+        (
+            with(&["--region", s(&lake), "--radius", "0.1", "--box", "1,1"]),
+            "lake.geojson: the region's bounding box",
+        ),
+        (
+            with(&["--region", s(&text), "--radius", "0.1"]),
+            "a region must be a .geojson, .json, .png, .obj, .stl or .npy file, not .txt",
+        ),
+        (
+            with(&["--region", s(&cube), "--radius", "0.1"]),
+            "this kind of region is 3-dimensional; use --dim 3",
+        ),
         (with(&["--dim", "3", "--region", s(&lake), "--radius", "0.1"]), "use --dim 2"),
-        (with(&["--region", s(&lake), "--radius", "0.1", "--periodic"]), "--periodic does not apply with --region"),
+        (
+            with(&["--region", s(&lake), "--radius", "0.1", "--periodic"]),
+            "--periodic does not apply with --region",
+        ),
         (with(&["--region", s(&missing), "--radius", "0.1"]), "cannot read"),
     ];
     for (args, expected) in &cases {
@@ -613,7 +695,20 @@ fn every_error_is_one_line_and_leaves_no_file() {
     }
     // A sampler that takes no density map, named.
     refused(
-        &["sample", "halton", "--n", "10", "--density", m, "--rmin", "0.1", "--rmax", "0.2", "--out", o],
+        &[
+            "sample",
+            "halton",
+            "--n",
+            "10",
+            "--density",
+            m,
+            "--rmin",
+            "0.1",
+            "--rmax",
+            "0.2",
+            "--out",
+            o,
+        ],
         &out,
         "--density does not apply to 'halton'",
     );
@@ -625,7 +720,8 @@ fn every_error_is_one_line_and_leaves_no_file() {
     // analyze's density flags.
     let pts = d.join("pts.csv");
     std::fs::write(&pts, "0.5,0.5\n0.25,0.25\n").unwrap();
-    let (code, _, stderr) = run(&["analyze", s(&pts), "--dim", "2", "--density", m, "--rmin", "0.1"]);
+    let (code, _, stderr) =
+        run(&["analyze", s(&pts), "--dim", "2", "--density", m, "--rmin", "0.1"]);
     assert_eq!(code, 2);
     assert_eq!(stderr.trim(), format!("error: --density {m} needs --rmin and --rmax"));
     let (code, _, stderr) = run(&["analyze", s(&pts), "--dim", "2", "--rmin", "0.1"]);

@@ -2,9 +2,9 @@
 //! as a table or as JSON.
 
 use super::{AnalyzeOptions, PointRadii, analyze_with_radii, table};
+use crate::choices::{MappingArg, RuleArg};
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointFormat};
-use crate::choices::{MappingArg, RuleArg};
 use crate::metrics::density_follow;
 use crate::shapes;
 use crate::with_dim;

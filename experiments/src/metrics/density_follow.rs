@@ -105,8 +105,7 @@ pub fn density_follow<const D: usize>(
             let offset = unflatten::<D>(k, s);
             let p: Point<D> = std::array::from_fn(|a| {
                 origin[a]
-                    + extent[a] * (index[a] as f64 + (offset[a] as f64 + 0.5) / s as f64)
-                        / m as f64
+                    + extent[a] * (index[a] as f64 + (offset[a] as f64 + 0.5) / s as f64) / m as f64
             });
             *w += field.radius(&p).powi(-(D as i32));
         }
@@ -129,8 +128,7 @@ pub fn density_follow<const D: usize>(
         let relative_error = (counts[cell] as f64 - expected) / expected;
         sum_abs += relative_error.abs();
         sum_sampling += 1.0 / expected.sqrt();
-        if n > 0 && worst.as_ref().is_none_or(|w| relative_error.abs() > w.relative_error.abs())
-        {
+        if n > 0 && worst.as_ref().is_none_or(|w| relative_error.abs() > w.relative_error.abs()) {
             worst = Some(FollowCell {
                 index: unflatten::<D>(cell, m).to_vec(),
                 measured: counts[cell],
