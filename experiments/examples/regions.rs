@@ -16,6 +16,7 @@ use poisson_nd::region::{Mesh, Polygons};
 use poisson_nd::{Bridson, Domain, FillSampler, Point, Region};
 use std::error::Error;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/data");
@@ -32,18 +33,19 @@ fn main() -> Result<(), Box<dyn Error>> {
         .iter()
         .map(|p| std::iter::once(p.exterior.clone()).chain(p.holes.clone()).collect())
         .collect();
-    let lake = Polygons::new(&rings)?;
+    let lake = Arc::new(Polygons::new(&rings)?);
     let domain = Domain::from_origin_and_extent(bounds.lower, bounds.extent())?;
-    let set = Bridson::builder(domain, 0.5).with_region(lake.clone()).build()?.fill_seeded(1);
+    let set = Bridson::builder(domain, 0.5).with_region(Arc::clone(&lake)).build()?.fill_seeded(1);
     report("lake.geojson", &set.points, 0.5, &lake, &out.join("lake.csv"))?;
 
     // 3D: the octahedron's mesh; the box is its bounding box.
     let mesh = obj::read_obj(&data.join("octahedron.obj"))?;
     let bounds = mesh.bounding_box().ok_or("the mesh has no vertices")?;
     let triangles = mesh.triangles.iter().map(|t| t.map(|i| i as usize)).collect();
-    let octahedron = Mesh::new(mesh.vertices.clone(), triangles)?;
+    let octahedron = Arc::new(Mesh::new(mesh.vertices.clone(), triangles)?);
     let domain = Domain::from_origin_and_extent(bounds.lower, bounds.extent())?;
-    let set = Bridson::builder(domain, 0.1).with_region(octahedron.clone()).build()?.fill_seeded(1);
+    let set =
+        Bridson::builder(domain, 0.1).with_region(Arc::clone(&octahedron)).build()?.fill_seeded(1);
     report("octahedron.obj", &set.points, 0.1, &octahedron, &out.join("octahedron.csv"))?;
     println!("wrote {}", out.display());
     Ok(())

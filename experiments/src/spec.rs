@@ -675,6 +675,46 @@ mod tests {
     }
 
     #[test]
+    fn setups_reach_the_samplers() {
+        use poisson_nd::field::{DensityField, DensityMapping, PairRule, RadiusField};
+        use poisson_nd::region::Ball;
+        let domain = crate::domains::unit::<2>(false);
+        let field: Arc<dyn RadiusField<2>> = Arc::new(
+            DensityField::from_fn(|p: &[f64; 2]| p[0], DensityMapping::Lerp, 0.03, 0.06).unwrap(),
+        );
+        let ball = Ball::new([0.5, 0.5], 0.3).unwrap();
+        let check = ball;
+        for spec in every_spec() {
+            // The empty setup builds what `build` builds.
+            let a = spec.build(domain, Some(0.05), None).unwrap().run(Some(50), 3);
+            let b = spec
+                .build_with(domain, Some(0.05), None, &Setup::default())
+                .unwrap()
+                .run(Some(50), 3);
+            assert_eq!(a.points, b.points, "{}", spec.name());
+            // A field: three samplers take it, the others say so.
+            let setup = Setup { field: Some((Arc::clone(&field), PairRule::Mean)), region: None };
+            match spec.build_with(domain, None, None, &setup) {
+                Ok(built) => {
+                    assert!(spec.takes_radius_field(), "{}", spec.name());
+                    let set = built.run(None, 1);
+                    assert!(set.len() > 100, "{}", spec.name());
+                    assert_eq!(set.radii.map(|r| r.len()), Some(set.points.len()));
+                }
+                Err(e) => {
+                    assert!(!spec.takes_radius_field(), "{}", spec.name());
+                    assert_eq!(e, BuildError::FieldNotTaken(spec.name()));
+                }
+            }
+            // A region: every sampler keeps its points inside.
+            let setup = Setup { field: None, region: Some(Arc::new(ball)) };
+            let set = spec.build_with(domain, Some(0.05), None, &setup).unwrap().run(Some(40), 2);
+            assert!(!set.is_empty(), "{}", spec.name());
+            assert!(set.points.iter().all(|p| check.contains(p)), "{}", spec.name());
+        }
+    }
+
+    #[test]
     fn twins_give_the_same_points() {
         let domain = crate::domains::unit::<2>(true);
         for spec in every_spec() {
