@@ -2,6 +2,7 @@
 //! defined in `docs/metrics.md`), and the comparison report with its configuration and figures.
 
 pub mod analyze;
+pub mod choices;
 pub mod config;
 pub mod dims;
 pub mod domains;
@@ -14,4 +15,5 @@ pub mod metrics;
 pub mod plot;
 pub mod report;
 pub mod sample;
+pub mod shapes;
 pub mod spec;

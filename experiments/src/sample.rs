@@ -1,12 +1,16 @@
 //! `experiments sample <SAMPLER> [its flags] [--dim D --radius R --n N --box ... --out FILE]`:
 //! one point set, written to a file.
 
+use crate::choices::{MappingArg, RuleArg};
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointData, PointFormat};
+use crate::shapes::{self, Setup};
 use crate::spec::{BuildError, SamplerSpec};
 use crate::with_dim;
-use poisson_nd::Error;
-use std::path::PathBuf;
+use poisson_nd::field::RadiusField;
+use poisson_nd::{Error, StopReason};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Arguments of `experiments sample`: the sampler with its own flags, then the flags every
@@ -52,6 +56,33 @@ pub struct RunArgs {
     /// The output format (default: from the extension of --out).
     #[arg(long, value_enum, global = true)]
     pub format: Option<PointFormat>,
+    /// A density map in [0, 1] that varies the radius between --rmin and --rmax: a .png
+    /// (over the box's first two axes, row 0 at the top) or a .npy array of D axes (axis k
+    /// along box axis k). Taken by bridson, dart-throwing and dart-throwing-grid; the
+    /// output gets a `radius` column.
+    #[arg(long, global = true)]
+    pub density: Option<PathBuf>,
+    /// The radius where the density is 1 (with --density).
+    #[arg(long, allow_hyphen_values = true, global = true)]
+    pub rmin: Option<f64>,
+    /// The radius where the density is 0 (with --density).
+    #[arg(long, allow_hyphen_values = true, global = true)]
+    pub rmax: Option<f64>,
+    /// How a density becomes a radius (with --density; default lerp): linear from rmax at 0
+    /// to rmin at 1, or inverse, rmin·density^(-1/D) clamped, so that points per volume
+    /// follow the density.
+    #[arg(long, value_enum, global = true)]
+    pub mapping: Option<MappingArg>,
+    /// The distance a pair keeps with --density (default max): max(r_i, r_j), min(r_i, r_j)
+    /// or their mean.
+    #[arg(long, value_enum, global = true)]
+    pub radius_rule: Option<RuleArg>,
+    /// Sample only inside this region: .geojson/.json polygons (D = 2, world units), a .png
+    /// mask over the box (D = 2), a closed .obj or .stl mesh (D = 3), or a .npy voxel mask
+    /// gridded over the box (any D). Without --box the box is the region's bounding box
+    /// (the default box for masks). Every sampler takes it; the box must be closed.
+    #[arg(long, global = true)]
+    pub region: Option<PathBuf>,
 }
 
 /// Runs `experiments sample`. Errors are one line; nothing is written on an error.
@@ -62,27 +93,57 @@ pub fn run(args: &SampleArgs) -> Result<(), String> {
 fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
     let (spec, run) = (&args.sampler, &args.run);
     let name = spec.name();
+    check_density_flags(spec, run)?;
     let n = match (spec.is_radius_driven(), run.radius, run.n) {
         (false, Some(_), _) => {
             return Err(format!(
                 "--radius does not apply to '{name}', a count-driven sampler (give --n)"
             ));
         }
-        (true, None, _) => return Err(format!("'{name}' needs --radius")),
+        (true, None, _) if run.density.is_none() => return Err(format!("'{name}' needs --radius")),
         (false, None, None) => return Err(format!("'{name}' needs --n")),
         (_, _, n) => n,
     };
+    if run.region.is_some() && run.domain.periodic {
+        return Err("--periodic does not apply with --region: a region needs a closed box".into());
+    }
     // The format is settled before sampling, so that a bad name costs nothing.
     let format = match (&run.out, run.format) {
         (_, Some(format)) => Some(format),
         (Some(path), None) => Some(PointFormat::from_path(path)?),
         (None, None) => None,
     };
-    let domain = run.domain.domain::<D>()?;
-    let sampler = spec.build(domain, run.radius, run.max_points).map_err(cli_message)?;
+    let given_box = match (&run.domain.extent, &run.domain.origin) {
+        (None, None) => None,
+        _ => Some(run.domain.domain::<D>()?),
+    };
+    let mut setup = Setup::<D>::default();
+    let domain = match &run.region {
+        Some(path) => {
+            let input = shapes::region::<D>(path, given_box.as_ref())?;
+            setup.region = Some(input.region);
+            input.domain
+        }
+        None => run.domain.domain::<D>()?,
+    };
+    if let (Some(path), Some(rmin), Some(rmax)) = (&run.density, run.rmin, run.rmax) {
+        let mapping = run.mapping.unwrap_or_default().into();
+        let field = shapes::density_field::<D>(path, &domain, rmin, rmax, mapping)?;
+        let field: Arc<dyn RadiusField<D>> = Arc::new(field);
+        setup.field = Some((field, run.radius_rule.unwrap_or_default().into()));
+    }
+    let sampler = spec
+        .build_with(domain, run.radius, run.max_points, &setup)
+        .map_err(|e| cli_message(e, run.region.as_deref()))?;
     let start = Instant::now();
     let set = sampler.run(n, run.seed);
     let seconds = start.elapsed().as_secs_f64();
+    if set.stop == StopReason::InvalidField {
+        let why =
+            set.field_error.as_ref().map_or("an invalid radius".to_string(), |e| e.to_string());
+        let map = run.density.as_deref().map_or(String::new(), |p| format!("{}: ", p.display()));
+        return Err(format!("{map}the density field stopped the run: {why}; nothing written"));
+    }
     eprintln!(
         "{name} D={D} points={} time={seconds:.3}s stop={} attempts={}",
         set.len(),
@@ -95,8 +156,57 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The density flags go together: --density with --rmin and --rmax (and not --radius),
+/// 0 < rmin ≤ rmax, and a sampler that takes a radius field.
+fn check_density_flags(spec: &SamplerSpec, run: &RunArgs) -> Result<(), String> {
+    let Some(path) = &run.density else {
+        for (given, flag) in [
+            (run.rmin.is_some(), "--rmin"),
+            (run.rmax.is_some(), "--rmax"),
+            (run.mapping.is_some(), "--mapping"),
+            (run.radius_rule.is_some(), "--radius-rule"),
+        ] {
+            if given {
+                return Err(format!("{flag} applies only with --density"));
+            }
+        }
+        return Ok(());
+    };
+    if !spec.takes_radius_field() {
+        return Err(format!(
+            "--density does not apply to '{}' (the samplers that take it: bridson, \
+             dart-throwing, dart-throwing-grid)",
+            spec.name()
+        ));
+    }
+    if run.radius.is_some() {
+        return Err(format!(
+            "--radius does not apply with --density {}: the radius comes from the map \
+             (give --rmin and --rmax)",
+            path.display()
+        ));
+    }
+    let (Some(rmin), Some(rmax)) = (run.rmin, run.rmax) else {
+        return Err(format!("--density {} needs --rmin and --rmax", path.display()));
+    };
+    shapes::check_radius_bounds(rmin, rmax)
+}
+
 /// A build error in the command line's words: flags rather than keys or Rust methods.
-fn cli_message(error: BuildError) -> String {
+fn cli_message(error: BuildError, region: Option<&Path>) -> String {
+    // What the library says of a region is said of the region's file.
+    if let (
+        BuildError::Invalid(
+            e @ (Error::RegionOutsideDomain { .. }
+            | Error::EmptyRegion(_)
+            | Error::UnsupportedRegion { .. }
+            | Error::PeriodicRegion),
+        ),
+        Some(path),
+    ) = (&error, region)
+    {
+        return format!("{}: {e}", path.display());
+    }
     match error {
         BuildError::Param(e) => format!("--{} {}", e.key.replace('_', "-"), e.message),
         BuildError::Invalid(Error::TooManyPoints {

@@ -28,14 +28,16 @@
 //! ```
 #![deny(missing_docs)]
 
+use crate::shapes::Setup;
 use clap::{Args, CommandFactory, Subcommand};
+use poisson_nd::Region;
 use poisson_nd::{
     BestCandidate, Bridson, DartThrowing, DartThrowingBuilder, Domain, DynSampler, Error,
     GridResolution, Halton, JitteredGrid, Maximal, PointSet, SampleElimination, Sampler,
     WhiteNoise,
 };
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A sampler and its parameters. A parameter left out (`None`) takes the library's default.
 // Not `Eq`: sample elimination's ratio is a float.
@@ -167,6 +169,12 @@ pub enum BuildError {
     /// A parameter is out of range.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// A radius field was given to a sampler that does not take one.
+    #[error(
+        "'{0}' does not take a radius field (the samplers that do: bridson, dart-throwing, \
+         dart-throwing-grid)"
+    )]
+    FieldNotTaken(&'static str),
     /// The library rejected the configuration.
     #[error(transparent)]
     Invalid(#[from] Error),
@@ -210,6 +218,17 @@ impl SamplerSpec {
             SamplerSpec::HaltonRandomized(_) => false,
             SamplerSpec::JitteredGrid(_) | SamplerSpec::WhiteNoise(_) => false,
         }
+    }
+
+    /// Whether the sampler takes a radius field (a density map): bridson, dart-throwing and
+    /// dart-throwing-grid.
+    pub fn takes_radius_field(&self) -> bool {
+        matches!(
+            self,
+            SamplerSpec::Bridson(_)
+                | SamplerSpec::DartThrowing(_)
+                | SamplerSpec::DartThrowingGrid(_)
+        )
     }
 
     /// Why a count-driven sampler may give fewer points than asked for (a phrase that
@@ -275,18 +294,43 @@ impl SamplerSpec {
     /// Builds the sampler in `domain`. `radius` is required by radius-driven samplers and
     /// ignored by the others; `max_points` replaces the library's point limit.
     ///
-    /// This and [`Built::run`] are the only places that call the library's samplers.
+    /// This, [`build_with`](Self::build_with) and [`Built::run`] are the only places that
+    /// call the library's samplers.
     pub fn build<const D: usize>(
         &self,
         domain: Domain<D>,
         radius: Option<f64>,
         max_points: Option<usize>,
     ) -> Result<Built<D>, BuildError> {
+        self.build_with(domain, radius, max_points, &Setup::default())
+    }
+
+    /// [`build`](Self::build) with a radius field and a region ([`Setup`]). A field replaces
+    /// `radius` (which may then be `None`) and is taken by bridson, dart-throwing and
+    /// dart-throwing-grid only ([`BuildError::FieldNotTaken`] for the others); a region is
+    /// taken by every sampler. The default setup builds exactly what [`build`](Self::build)
+    /// builds.
+    pub fn build_with<const D: usize>(
+        &self,
+        domain: Domain<D>,
+        radius: Option<f64>,
+        max_points: Option<usize>,
+        setup: &Setup<D>,
+    ) -> Result<Built<D>, BuildError> {
         self.check()?;
         let radius = || radius.ok_or(BuildError::MissingRadius(self.name()));
+        if setup.field.is_some() && !self.takes_radius_field() {
+            return Err(BuildError::FieldNotTaken(self.name()));
+        }
+        let region = setup.region.as_ref();
         let sampler: Box<dyn DynSampler<D>> = match self {
             SamplerSpec::Bridson(p) => {
-                let mut b = Bridson::builder(domain, radius()?);
+                let mut b = match &setup.field {
+                    Some((field, rule)) => {
+                        Bridson::builder_with_field(domain, Arc::clone(field)).with_pair_rule(*rule)
+                    }
+                    None => Bridson::builder(domain, radius()?),
+                };
                 if let Some(k) = p.k {
                     b = b.with_attempts(k);
                 }
@@ -299,13 +343,16 @@ impl SamplerSpec {
                 if let Some(limit) = max_points {
                     b = b.with_max_points(limit);
                 }
+                if let Some(region) = region {
+                    b = b.with_region(Arc::clone(region));
+                }
                 Box::new(b.build()?)
             }
-            SamplerSpec::DartThrowing(p) => {
-                Box::new(dart_throwing(domain, radius()?, p, max_points).without_grid().build()?)
-            }
+            SamplerSpec::DartThrowing(p) => Box::new(
+                dart_throwing(domain, radius, p, max_points, setup)?.without_grid().build()?,
+            ),
             SamplerSpec::DartThrowingGrid(p) => Box::new(
-                dart_throwing(domain, radius()?, p, max_points)
+                dart_throwing(domain, radius, p, max_points, setup)?
                     .with_grid(GridResolution::default())
                     .build()?,
             ),
@@ -313,6 +360,9 @@ impl SamplerSpec {
                 let mut b = Maximal::builder(domain, radius()?);
                 if let Some(limit) = max_points {
                     b = b.with_max_points(limit);
+                }
+                if let Some(region) = region {
+                    b = b.with_region(Arc::clone(region));
                 }
                 Box::new(b.build()?)
             }
@@ -322,6 +372,7 @@ impl SamplerSpec {
                 if let Some(ratio) = p.ratio {
                     s = s.with_ratio(ratio)?;
                 }
+                let s = in_region(s, region, |s, r| s.with_region(r))?;
                 limited(s, max_points, SampleElimination::with_max_points)?
             }
             SamplerSpec::BestCandidate(p) => {
@@ -330,43 +381,69 @@ impl SamplerSpec {
                 if let Some(m) = p.candidates {
                     s = s.with_candidates(m)?;
                 }
+                let s = in_region(s, region, |s, r| s.with_region(r))?;
                 limited(s, max_points, BestCandidate::with_max_points)?
             }
             SamplerSpec::Halton(p) => {
                 let s = Halton::new(domain)?.with_skip(p.skip.unwrap_or(0));
+                let s = in_region(s, region, |s, r| s.with_region(r))?;
                 limited(s, max_points, Halton::with_max_points)?
             }
             SamplerSpec::HaltonRandomized(p) => {
                 let s = Halton::new(domain)?.with_skip(p.skip.unwrap_or(0)).randomized();
+                let s = in_region(s, region, |s, r| s.with_region(r))?;
                 limited(s, max_points, Halton::with_max_points)?
             }
             SamplerSpec::JitteredGrid(_) => {
-                limited(JitteredGrid::new(domain), max_points, JitteredGrid::with_max_points)?
+                let s = in_region(JitteredGrid::new(domain), region, |s, r| s.with_region(r))?;
+                limited(s, max_points, JitteredGrid::with_max_points)?
             }
             SamplerSpec::WhiteNoise(_) => {
-                limited(WhiteNoise::new(domain), max_points, WhiteNoise::with_max_points)?
+                let s = in_region(WhiteNoise::new(domain), region, |s, r| s.with_region(r))?;
+                limited(s, max_points, WhiteNoise::with_max_points)?
             }
         };
         Ok(Built { spec: self.clone(), sampler })
     }
 }
 
-/// Dart throwing's builder with its own parameters and the point limit, before the choice of
-/// search.
+/// Dart throwing's builder with its own parameters, the point limit, and the setup's field
+/// and region, before the choice of search.
 fn dart_throwing<const D: usize>(
     domain: Domain<D>,
-    radius: f64,
+    radius: impl Fn() -> Result<f64, BuildError>,
     params: &DartThrowingParams,
     max_points: Option<usize>,
-) -> DartThrowingBuilder<D> {
-    let mut builder = DartThrowing::builder(domain, radius);
+    setup: &Setup<D>,
+) -> Result<DartThrowingBuilder<D>, BuildError> {
+    let mut builder = match &setup.field {
+        Some((field, rule)) => {
+            DartThrowing::builder_with_field(domain, Arc::clone(field)).with_pair_rule(*rule)
+        }
+        None => DartThrowing::builder(domain, radius()?),
+    };
     if let Some(misses) = params.max_misses {
         builder = builder.with_max_misses(misses);
     }
     if let Some(limit) = max_points {
         builder = builder.with_max_points(limit);
     }
-    builder
+    if let Some(region) = &setup.region {
+        builder = builder.with_region(Arc::clone(region));
+    }
+    Ok(builder)
+}
+
+/// A count-driven sampler restricted to `region` when one is given.
+fn in_region<const D: usize, S>(
+    sampler: S,
+    region: Option<&Arc<dyn Region<D>>>,
+    with_region: impl FnOnce(S, Arc<dyn Region<D>>) -> Result<S, Error>,
+) -> Result<S, Error> {
+    match region {
+        Some(region) => with_region(sampler, Arc::clone(region)),
+        None => Ok(sampler),
+    }
 }
 
 /// The sampler with its point limit replaced when one is given, boxed.
@@ -595,6 +672,46 @@ mod tests {
         let limited = white.build(domain, None, Some(5)).unwrap();
         assert_eq!(limited.run(Some(10), 1).len(), 5);
         assert!(limited.run(None, 1).is_empty());
+    }
+
+    #[test]
+    fn setups_reach_the_samplers() {
+        use poisson_nd::field::{DensityField, DensityMapping, PairRule, RadiusField};
+        use poisson_nd::region::Ball;
+        let domain = crate::domains::unit::<2>(false);
+        let field: Arc<dyn RadiusField<2>> = Arc::new(
+            DensityField::from_fn(|p: &[f64; 2]| p[0], DensityMapping::Lerp, 0.03, 0.06).unwrap(),
+        );
+        let ball = Ball::new([0.5, 0.5], 0.3).unwrap();
+        let check = ball;
+        for spec in every_spec() {
+            // The empty setup builds what `build` builds.
+            let a = spec.build(domain, Some(0.05), None).unwrap().run(Some(50), 3);
+            let b = spec
+                .build_with(domain, Some(0.05), None, &Setup::default())
+                .unwrap()
+                .run(Some(50), 3);
+            assert_eq!(a.points, b.points, "{}", spec.name());
+            // A field: three samplers take it, the others say so.
+            let setup = Setup { field: Some((Arc::clone(&field), PairRule::Mean)), region: None };
+            match spec.build_with(domain, None, None, &setup) {
+                Ok(built) => {
+                    assert!(spec.takes_radius_field(), "{}", spec.name());
+                    let set = built.run(None, 1);
+                    assert!(set.len() > 100, "{}", spec.name());
+                    assert_eq!(set.radii.map(|r| r.len()), Some(set.points.len()));
+                }
+                Err(e) => {
+                    assert!(!spec.takes_radius_field(), "{}", spec.name());
+                    assert_eq!(e, BuildError::FieldNotTaken(spec.name()));
+                }
+            }
+            // A region: every sampler keeps its points inside.
+            let setup = Setup { field: None, region: Some(Arc::new(ball)) };
+            let set = spec.build_with(domain, Some(0.05), None, &setup).unwrap().run(Some(40), 2);
+            assert!(!set.is_empty(), "{}", spec.name());
+            assert!(set.points.iter().all(|p| check.contains(p)), "{}", spec.name());
+        }
     }
 
     #[test]

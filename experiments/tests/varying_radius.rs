@@ -2,7 +2,7 @@
 //! pair, in closed and periodic boxes, for every rule.
 
 use experiments::metrics::{
-    NeighbourIndex, RadiusRule, RulePair, Spread, VaryingRadiusStats, varying_radius_stats,
+    NeighbourIndex, PairRule, RulePair, Spread, VaryingRadiusStats, varying_radius_stats,
 };
 use poisson_nd::{Domain, Point};
 use proptest::prelude::*;
@@ -12,7 +12,7 @@ fn brute<const D: usize>(
     points: &[Point<D>],
     radii: &[f64],
     domain: &Domain<D>,
-    rule: RadiusRule,
+    rule: PairRule,
 ) -> VaryingRadiusStats {
     let n = points.len();
     let mut violations = 0;
@@ -69,7 +69,7 @@ fn check<const D: usize>(raw: &[(f64, f64)], periodic: bool) {
     // Radii spread over a factor of ten, so the rules disagree.
     let radii: Vec<f64> = (0..n).map(|i| 0.02 + 0.2 * raw[i * D].1).collect();
     let index = NeighbourIndex::new(&points, &domain);
-    for rule in [RadiusRule::Max, RadiusRule::Min, RadiusRule::Mean] {
+    for rule in [PairRule::Max, PairRule::Min, PairRule::Mean] {
         let fast = varying_radius_stats(&index, &radii, rule);
         let slow = brute(&points, &radii, &domain, rule);
         assert_eq!(fast.violations, slow.violations, "{rule:?} periodic={periodic}");
@@ -112,7 +112,7 @@ fn a_hand_made_set_with_one_known_violation() {
     let points = [[0.1], [0.4], [0.9]];
     let radii = [0.2, 0.4, 0.05];
     let index = NeighbourIndex::new(&points, &Domain::<1>::unit());
-    let max = varying_radius_stats(&index, &radii, RadiusRule::Max);
+    let max = varying_radius_stats(&index, &radii, PairRule::Max);
     assert_eq!((max.violations, max.points_in_violations), (1, 2));
     let worst = max.worst.unwrap();
     assert_eq!((worst.i, worst.j, worst.rule_distance), (0, 1, 0.4));
@@ -122,7 +122,7 @@ fn a_hand_made_set_with_one_known_violation() {
     assert!((q.min - 0.75).abs() < 1e-12 && (q.max - 10.0).abs() < 1e-9);
     assert_eq!(max.cluster_rate, Some(2.0 / 3.0));
     // min: 0.2 ≤ 0.3, no violation.
-    let min = varying_radius_stats(&index, &radii, RadiusRule::Min);
+    let min = varying_radius_stats(&index, &radii, PairRule::Min);
     assert_eq!(min.violations, 0);
     assert_eq!(min.worst, None);
     assert_eq!(min.cluster_rate, Some(0.0));

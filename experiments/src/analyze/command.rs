@@ -2,9 +2,11 @@
 //! as a table or as JSON.
 
 use super::{AnalyzeOptions, PointRadii, analyze_with_radii, table};
+use crate::choices::{MappingArg, RuleArg};
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointFormat};
-use crate::metrics::RadiusRule;
+use crate::metrics::density_follow;
+use crate::shapes;
 use crate::with_dim;
 use poisson_nd::Domain;
 use std::path::PathBuf;
@@ -35,8 +37,22 @@ pub struct AnalyzeArgs {
     pub radius_column: Option<String>,
     /// The distance a pair must keep with per-point radii: max(r_i, r_j), min(r_i, r_j) or
     /// their mean.
-    #[arg(long, value_enum, default_value_t = RadiusRule::Max, requires = "radius_column")]
-    pub radius_rule: RadiusRule,
+    #[arg(long, value_enum, default_value_t = RuleArg::Max, requires = "radius_column")]
+    pub radius_rule: RuleArg,
+    /// A density map (.png or .npy, as `sample --density` takes it) to compare the local
+    /// point counts with, over a coarse grid of cells (8×8 in 2D, 4^D otherwise).
+    #[arg(long)]
+    pub density: Option<PathBuf>,
+    /// How the map's density became a radius (with --density; default lerp). The counts
+    /// follow an inverse map by construction; for lerp the prediction is an approximation.
+    #[arg(long, value_enum)]
+    pub mapping: Option<MappingArg>,
+    /// The map's smallest radius (with --density).
+    #[arg(long, allow_hyphen_values = true)]
+    pub rmin: Option<f64>,
+    /// The map's largest radius (with --density).
+    #[arg(long, allow_hyphen_values = true)]
+    pub rmax: Option<f64>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -83,6 +99,28 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
             args.spectrum_multiple
         ));
     }
+    let density = match &args.density {
+        None => {
+            for (given, flag) in [
+                (args.rmin.is_some(), "--rmin"),
+                (args.rmax.is_some(), "--rmax"),
+                (args.mapping.is_some(), "--mapping"),
+            ] {
+                if given {
+                    return Err(format!("{flag} applies only with --density"));
+                }
+            }
+            None
+        }
+        Some(path) => {
+            let (Some(rmin), Some(rmax)) = (args.rmin, args.rmax) else {
+                return Err(format!("--density {} needs --rmin and --rmax", path.display()));
+            };
+            shapes::check_radius_bounds(rmin, rmax)?;
+            let mapping = args.mapping.unwrap_or_default().into();
+            Some(shapes::density_field::<D>(path, &domain, rmin, rmax, mapping)?)
+        }
+    };
     let format = match args.format {
         Some(format) => format,
         None => PointFormat::from_path(&args.file)?,
@@ -115,7 +153,7 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
                     column.values[i]
                 ));
             }
-            Some(PointRadii { column: name, values: &column.values, rule: args.radius_rule })
+            Some(PointRadii { column: name, values: &column.values, rule: args.radius_rule.into() })
         }
     };
     let options = AnalyzeOptions {
@@ -128,7 +166,11 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         exclude_axes: args.exclude_axes,
         ..AnalyzeOptions::default()
     };
-    let analysis = analyze_with_radii(&read.data.points, radii, &domain, &options);
+    let mut analysis = analyze_with_radii(&read.data.points, radii, &domain, &options);
+    if let Some(field) = &density {
+        analysis.density_follow =
+            Some(density_follow::density_follow(&read.data.points, &domain, field));
+    }
     if let Some(path) = &args.spectrum_out {
         let spectrum = analysis
             .spectrum

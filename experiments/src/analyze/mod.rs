@@ -20,7 +20,7 @@ use crate::metrics::spectrum::{
     periodogram_half_width,
 };
 use crate::metrics::{
-    Coverage, Estimate, NeighbourIndex, PairCorrelation, RadiusRule, VaryingRadiusStats, coverage,
+    Coverage, Estimate, NeighbourIndex, PairCorrelation, PairRule, VaryingRadiusStats, coverage,
     l2_star_discrepancy_squared, nearest_neighbour_stats, pair_correlation,
     pairs::pairs_closer_than_in, varying_radius_stats,
 };
@@ -178,7 +178,7 @@ pub struct PointRadii<'a> {
     /// One radius per point, finite and positive.
     pub values: &'a [f64],
     /// The distance a pair must keep.
-    pub rule: RadiusRule,
+    pub rule: PairRule,
 }
 
 /// The varying-radius section of an [`Analysis`].
@@ -229,6 +229,10 @@ pub struct Analysis {
     /// Pair-rule checks against per-point radii, when the file has a radius column.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub varying_radius: Option<VaryingRadius>,
+    /// How the local counts follow a density map, when one is given (`analyze --density`;
+    /// set by the command after [`analyze`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub density_follow: Option<crate::metrics::DensityFollow>,
     /// Remarks: what was skipped and why, what to keep in mind reading a number.
     pub notes: Vec<String>,
 }
@@ -375,6 +379,7 @@ pub fn analyze_with_radii<const D: usize>(
         pair_correlation: pair_correlation_of(points, domain, r, d_max, options),
         discrepancy: discrepancy(points, domain, options, &mut notes),
         varying_radius,
+        density_follow: None,
         notes,
     }
 }

@@ -43,6 +43,7 @@ pub fn render(a: &Analysis) -> String {
         pair_correlation,
         discrepancy,
         varying_radius,
+        density_follow,
         notes,
     ] {
         section(a, &mut out);
@@ -273,6 +274,45 @@ fn discrepancy(a: &Analysis, w: &mut String) {
     }
 }
 
+fn density_follow(a: &Analysis, w: &mut String) {
+    let Some(f) = &a.density_follow else {
+        return;
+    };
+    let mapping = crate::choices::mapping_name(f.mapping);
+    let cells: Vec<String> = (0..a.dim).map(|_| f.cells_per_axis.to_string()).collect();
+    let _ = writeln!(
+        w,
+        "\ndensity follow ({mapping} mapping, {} cells, {} midpoint sub-cells per axis each)",
+        cells.join("×"),
+        f.subsamples_per_axis
+    );
+    let _ = writeln!(
+        w,
+        "  mean |relative error| per cell  {}  (Poisson sampling error 1/√expected: {}; \
+         ratio {})",
+        num(f.mean_abs_relative_error),
+        num(f.sampling_error),
+        num(f.mean_abs_relative_error / f.sampling_error)
+    );
+    if let Some(c) = &f.worst {
+        let index: Vec<String> = c.index.iter().map(usize::to_string).collect();
+        let _ = writeln!(
+            w,
+            "  worst cell ({}): {} points, {} expected, relative error {}",
+            index.join(", "),
+            c.measured,
+            num(c.expected),
+            num(c.relative_error)
+        );
+    }
+    if f.approximate {
+        let _ = writeln!(
+            w,
+            "  (lerp mapping: the expected counts, ∝ ∫ r(x)^(-D) dx, are an approximation)"
+        );
+    }
+}
+
 fn varying_radius(a: &Analysis, w: &mut String) {
     let Some(v) = &a.varying_radius else {
         return;
@@ -282,7 +322,7 @@ fn varying_radius(a: &Analysis, w: &mut String) {
         w,
         "\nvarying radius (column '{}', pairs must keep {}(r_i, r_j))",
         v.column,
-        s.rule.name()
+        s.rule.as_str()
     );
     let _ = writeln!(
         w,

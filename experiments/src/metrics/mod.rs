@@ -23,6 +23,7 @@ use serde::Serialize;
 
 pub mod baseline;
 pub mod coverage;
+pub mod density_follow;
 pub mod discrepancy;
 pub mod nearest_neighbour;
 pub mod neighbours;
@@ -34,6 +35,7 @@ pub mod varying_radius;
 
 pub use baseline::{SimulatedReference, WhiteNoiseTheory, simulate_white_noise};
 pub use coverage::{Coverage, coverage};
+pub use density_follow::{DensityFollow, FollowCell, density_follow};
 pub use discrepancy::{l2_star_discrepancy, l2_star_discrepancy_squared};
 pub use nearest_neighbour::{
     Histogram, NearestNeighbourStats, clark_evans, cluster_rate, nearest_neighbour_distances,
@@ -46,7 +48,7 @@ pub use relative_radius::{RelativeRadius, densest_packing_fraction, max_spacing,
 pub use spectrum::{
     Periodogram, RadialSpectrum, SpectrumAccumulator, SpectrumOptions, radial_spectrum,
 };
-pub use varying_radius::{RadiusRule, RulePair, Spread, VaryingRadiusStats, varying_radius_stats};
+pub use varying_radius::{PairRule, RulePair, Spread, VaryingRadiusStats, varying_radius_stats};
 
 pub use poisson_nd::packing::unit_ball_volume;
 

@@ -1,5 +1,5 @@
 //! Point sets whose radius varies from point to point: each pair `{i, j}` must keep the
-//! distance `rule(r_i, r_j)` ([`RadiusRule`]). [`varying_radius_stats`] counts the pairs that
+//! distance `rule(r_i, r_j)` (the library's [`PairRule`]). [`varying_radius_stats`] counts the pairs that
 //! do not, finds the worst, and measures each point's nearest neighbour against its own
 //! radius. Definitions in `docs/metrics.md`.
 //!
@@ -18,49 +18,8 @@
 
 use super::NeighbourIndex;
 use poisson_nd::Point;
+pub use poisson_nd::field::PairRule;
 use serde::Serialize;
-
-/// The distance a pair of points with radii `r_i` and `r_j` must keep.
-///
-/// The library's pair rules will be an enum of the same three cases; this one is the command
-/// line's (`--radius-rule`), and maps onto it one to one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum RadiusRule {
-    /// `max(r_i, r_j)`: each point keeps every other out of its own disk.
-    Max,
-    /// `min(r_i, r_j)`: the smaller radius decides.
-    Min,
-    /// `(r_i + r_j) / 2`: disks of radius `r/2` do not overlap.
-    Mean,
-}
-
-impl RadiusRule {
-    /// The distance points with radii `ri` and `rj` must keep.
-    ///
-    /// ```
-    /// use experiments::metrics::RadiusRule;
-    /// assert_eq!(RadiusRule::Max.distance(1.0, 3.0), 3.0);
-    /// assert_eq!(RadiusRule::Min.distance(1.0, 3.0), 1.0);
-    /// assert_eq!(RadiusRule::Mean.distance(1.0, 3.0), 2.0);
-    /// ```
-    pub fn distance(self, ri: f64, rj: f64) -> f64 {
-        match self {
-            RadiusRule::Max => ri.max(rj),
-            RadiusRule::Min => ri.min(rj),
-            RadiusRule::Mean => (ri + rj) / 2.0,
-        }
-    }
-
-    /// The rule's name as the command line spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            RadiusRule::Max => "max",
-            RadiusRule::Min => "min",
-            RadiusRule::Mean => "mean",
-        }
-    }
-}
 
 /// A pair of points measured against the rule.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -113,7 +72,8 @@ impl Spread {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VaryingRadiusStats {
     /// The pair rule the pairs were checked against.
-    pub rule: RadiusRule,
+    #[serde(serialize_with = "crate::choices::serialize_rule")]
+    pub rule: PairRule,
     /// The radii: mean, spread and extremes.
     pub radius: Spread,
     /// Unordered pairs closer than their rule distance.
@@ -136,23 +96,23 @@ pub struct VaryingRadiusStats {
 /// Panics when `radii` and the index differ in length.
 ///
 /// ```
-/// use experiments::metrics::{NeighbourIndex, RadiusRule, varying_radius_stats};
+/// use experiments::metrics::{NeighbourIndex, PairRule, varying_radius_stats};
 /// use poisson_nd::Domain;
 /// let points = [[0.1, 0.5], [0.3, 0.5], [0.8, 0.5]];
 /// let index = NeighbourIndex::new(&points, &Domain::<2>::unit());
 /// // 0.2 apart: fine for radii 0.1 and 0.2 under min, too close under max.
 /// let radii = [0.1, 0.25, 0.1];
-/// let max = varying_radius_stats(&index, &radii, RadiusRule::Max);
+/// let max = varying_radius_stats(&index, &radii, PairRule::Max);
 /// assert_eq!(max.violations, 1);
 /// let worst = max.worst.unwrap();
 /// assert_eq!((worst.i, worst.j), (0, 1));
 /// assert!((worst.ratio - 0.8).abs() < 1e-12);
-/// assert_eq!(varying_radius_stats(&index, &radii, RadiusRule::Min).violations, 0);
+/// assert_eq!(varying_radius_stats(&index, &radii, PairRule::Min).violations, 0);
 /// ```
 pub fn varying_radius_stats<const D: usize>(
     index: &NeighbourIndex<D>,
     radii: &[f64],
-    rule: RadiusRule,
+    rule: PairRule,
 ) -> VaryingRadiusStats {
     assert_eq!(radii.len(), index.len(), "one radius per point");
     let points: &[Point<D>] = index.points();
@@ -163,8 +123,8 @@ pub fn varying_radius_stats<const D: usize>(
     for (i, p) in points.iter().enumerate() {
         let ri = radii[i];
         let reach = match rule {
-            RadiusRule::Max | RadiusRule::Min => ri,
-            RadiusRule::Mean => (ri + r_max) / 2.0,
+            PairRule::Max | PairRule::Min => ri,
+            PairRule::Mean => (ri + r_max) / 2.0,
         };
         index.for_each_within(p, reach, |j, d2| {
             if j == i {
@@ -172,8 +132,8 @@ pub fn varying_radius_stats<const D: usize>(
             }
             let rj = radii[j];
             let counted_here = match rule {
-                RadiusRule::Max => ri > rj || (ri == rj && i < j),
-                RadiusRule::Min | RadiusRule::Mean => i < j,
+                PairRule::Max => ri > rj || (ri == rj && i < j),
+                PairRule::Min | PairRule::Mean => i < j,
             };
             let rule_distance = rule.distance(ri, rj);
             if !counted_here || d2 >= rule_distance * rule_distance {

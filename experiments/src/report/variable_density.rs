@@ -16,7 +16,7 @@ use super::html::{DataFile, Figure, Section, Table};
 use super::{ReportError, TimingRow, figure_seed, point_data_file};
 use crate::format::{exact as float, short, significant};
 use crate::io::PointData;
-use crate::metrics::{NeighbourIndex, RadiusRule, varying_radius_stats};
+use crate::metrics::{NeighbourIndex, varying_radius_stats};
 use crate::plot::{self, Background, Overlay2d, Series, SpectrumChart};
 use poisson_nd::field::{DensityField, DensityMapping, PairRule};
 use poisson_nd::{Bridson, DartThrowing, Domain, FillSampler, GridResolution, StopReason};
@@ -135,7 +135,7 @@ pub fn measure(base_seed: u64, timings: &mut Vec<TimingRow>) -> Result<DensityRe
             message: format!("{name} returned no radii"),
         })?;
         let index = NeighbourIndex::new(&set.points, &domain);
-        let violations = varying_radius_stats(&index, &radii, RadiusRule::Max).violations;
+        let violations = varying_radius_stats(&index, &radii, PairRule::Max).violations;
         let min_ratio = smallest_ratio(&index, &radii);
         let mut strip_counts = vec![0; STRIPS];
         for p in &set.points {
