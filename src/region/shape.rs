@@ -55,6 +55,18 @@ impl<const D: usize> SamplerRegion<D> {
         Self::new(Some(&region), domain)
     }
 
+    /// The same region, its shape prepared for shells of radius `reach` around points (see
+    /// [`Shape::with_shell`]).
+    pub(crate) fn with_shell(self, reach: f64) -> Self {
+        match self {
+            SamplerRegion::Whole => SamplerRegion::Whole,
+            SamplerRegion::Shape(shape) => {
+                let shape = Arc::try_unwrap(shape).unwrap_or_else(|shared| (*shared).clone());
+                SamplerRegion::Shape(Arc::new(shape.with_shell(reach)))
+            }
+        }
+    }
+
     /// The region as given by the user, if any.
     pub(crate) fn user_region(&self) -> Option<Arc<dyn Region<D>>> {
         match self {
@@ -97,6 +109,9 @@ pub(crate) struct Shape<const D: usize> {
     /// An estimate of the fraction of the sampling box that the region fills (from below,
     /// up to probing), for the budgets of rejection loops.
     fill_fraction: f64,
+    /// One bit per table cell: every cell within `deep_cells` of it (per axis) is inside, so
+    /// a Bridson shell around a point of the cell needs no region test. Empty when not made.
+    deep: Vec<u64>,
 }
 
 impl<const D: usize> fmt::Debug for Shape<D> {
@@ -183,6 +198,7 @@ impl<const D: usize> Shape<D> {
             inside_cells: 0,
             straddling_cells: 0,
             fill_fraction: 0.0,
+            deep: Vec::new(),
         };
         shape.classify(&mut [0; D], &cells);
         shape.inside_cells = shape.classes.iter().filter(|&&c| c == INSIDE).count();
@@ -311,6 +327,62 @@ impl<const D: usize> Shape<D> {
     /// The closed box candidates are drawn from, as a (closed) domain.
     pub(crate) fn sampling(&self) -> &Domain<D> {
         &self.sampling
+    }
+
+    /// Marks the table cells around which a ball of radius `reach` lies inside the region:
+    /// those whose neighbours up to `⌈reach/side⌉ + 1` cells away along every axis (a box
+    /// that holds every point within `reach` of any point the table puts in the cell, with a
+    /// cell to spare for rounding) are all inside. Two passes per axis of a sliding window over
+    /// the table: the box is a product of intervals, so "every cell of the box is inside" is
+    /// an erosion along each axis in turn.
+    pub(crate) fn with_shell(mut self, reach: f64) -> Self {
+        let k: [usize; D] = std::array::from_fn(|i| {
+            let cells = (reach / self.side[i]).ceil();
+            if cells.is_finite() { cells as usize + 1 } else { usize::MAX / 4 }
+        });
+        if (0..D).any(|i| 2 * k[i] + 1 > self.cells[i]) {
+            return self;
+        }
+        let mut deep: Vec<bool> = self.classes.iter().map(|&c| c == INSIDE).collect();
+        let mut line = Vec::new();
+        for axis in 0..D {
+            let (n, stride) = (self.cells[axis], self.strides[axis]);
+            // Every line along `axis`: the cells whose index along it is 0.
+            for start in 0..deep.len() {
+                if start / stride % n != 0 {
+                    continue;
+                }
+                // Prefix counts of cells that are not (yet) deep along this line.
+                line.clear();
+                line.push(0usize);
+                for j in 0..n {
+                    let shallow = usize::from(!deep[start + j * stride]);
+                    line.push(line[j] + shallow);
+                }
+                for j in 0..n {
+                    let lo = j.saturating_sub(k[axis]);
+                    let hi = (j + k[axis] + 1).min(n);
+                    // Near the table's edge the window is cut: cells beyond it are outside
+                    // the sampling box, hence outside the region.
+                    let cut = j < k[axis] || j + k[axis] + 1 > n;
+                    deep[start + j * stride] = !cut && line[hi] - line[lo] == 0;
+                }
+            }
+        }
+        let mut bits = vec![0u64; deep.len().div_ceil(64)];
+        for (key, _) in deep.iter().enumerate().filter(|(_, d)| **d) {
+            bits[key / 64] |= 1 << (key % 64);
+        }
+        self.deep = bits;
+        self
+    }
+
+    /// Whether the ball of the radius given to [`with_shell`](Self::with_shell) around `p`
+    /// lies inside the region (false when unknown).
+    #[inline(always)]
+    pub(crate) fn holds_shell(&self, p: &Point<D>) -> bool {
+        !self.deep.is_empty()
+            && self.key_of(p).is_some_and(|key| self.deep[key / 64] >> (key % 64) & 1 == 1)
     }
 
     /// A point drawn uniformly in the sampling box until one is in the region: `None` after
@@ -442,11 +514,64 @@ impl<const D: usize> Region<D> for Shape<D> {
     }
 }
 
+/// What Bridson's loop asks of its region besides [`Region`]: whether the whole shell of
+/// candidates around a point is inside, so that they need no test. The whole box answers
+/// `false` at compile time (its test is the box test, already cheap).
+pub(crate) trait ShellRegion<const D: usize>: Region<D> {
+    /// Whether every point within the prepared reach of `centre` is inside.
+    #[inline(always)]
+    fn holds_shell(&self, _centre: &Point<D>) -> bool {
+        false
+    }
+}
+
+impl<const D: usize> ShellRegion<D> for crate::region::WholeDomain<D> {}
+
+impl<const D: usize> ShellRegion<D> for Shape<D> {
+    #[inline(always)]
+    fn holds_shell(&self, centre: &Point<D>) -> bool {
+        Shape::holds_shell(self, centre)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::region::{Ball, BoxRegion};
     use crate::rng::{rng_from_seed, uniform01};
+
+    /// A shell the table says is deep inside is inside: random points within the reach of
+    /// random centres the deep bits accept all lie in the region (a ball with a hole, so the
+    /// deep cells border the hole too); and the deep bits do accept most of the interior.
+    #[test]
+    fn deep_shells_lie_inside() {
+        let domain = Domain::from_origin_and_extent([-1.0, -1.0], [2.0, 2.0]).unwrap();
+        let ring = crate::region::Difference::new(
+            Ball::new([0.1, -0.2], 0.7).unwrap(),
+            Ball::new([0.2, -0.1], 0.2).unwrap(),
+        );
+        let region: Arc<dyn Region<2>> = Arc::new(ring);
+        let reach = 0.02;
+        let shape = Shape::new(Arc::clone(&region), &domain).unwrap().with_shell(reach);
+        let mut rng = rng_from_seed(5);
+        let (mut deep, mut inside) = (0, 0);
+        for _ in 0..100_000 {
+            let c = domain.uniform_point(&mut rng);
+            inside += usize::from(region.contains(&c));
+            if !shape.holds_shell(&c) {
+                continue;
+            }
+            deep += 1;
+            for _ in 0..8 {
+                let p = [
+                    c[0] + reach * (2.0 * uniform01(&mut rng) - 1.0),
+                    c[1] + reach * (2.0 * uniform01(&mut rng) - 1.0),
+                ];
+                assert!(region.contains(&p), "{p:?} near deep {c:?} is outside");
+            }
+        }
+        assert!(deep as f64 > 0.8 * inside as f64, "{deep} deep of {inside} inside");
+    }
 
     #[test]
     fn the_table_answers_as_the_region_does() {

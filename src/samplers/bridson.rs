@@ -15,7 +15,7 @@ use crate::grid::{
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
 use crate::region::scan::Scan;
-use crate::region::shape::{SamplerRegion, Shape};
+use crate::region::shape::{SamplerRegion, Shape, ShellRegion};
 use crate::region::{Region, WholeDomain};
 use crate::rng::{fill_symmetric_32, standard_normal_pair, uniform_index, uniform01};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
@@ -235,6 +235,10 @@ impl<const D: usize> BridsonBuilder<D> {
         let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
         let sampling = *region.sampling_box(&self.domain);
         let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
+        // Candidates lie within 2r of their active point (2·rmax with a field); a hair more
+        // for rounding.
+        let shell = 2.0 * field.as_ref().map_or(radius, |setup| setup.rmax) * (1.0 + 1e-9);
+        let region = region.with_shell(shell);
         check_radius(&sampling, radius, self.max_points)?;
         if self.attempts == 0 {
             return Err(Error::ZeroCount("k (attempts per active point)"));
@@ -863,7 +867,7 @@ impl<const D: usize> BridsonFill<D> {
 
     /// [`step`](Self::step)'s work in `region`, compiled for it and for the grid's rule:
     /// candidates around an active point, or (`restart`, radius fields only) restart darts.
-    fn step_in<G: Region<D>, R: Rng + ?Sized>(
+    fn step_in<G: ShellRegion<D>, R: Rng + ?Sized>(
         &mut self,
         region: &G,
         restart: bool,
@@ -916,7 +920,7 @@ impl<const D: usize> BridsonFill<D> {
 
     /// The loop in `region`, compiled for it and for the grid's rule: steps until `limit`
     /// points or until no point is active (returns whether the latter ended it).
-    fn run_in<G: Region<D>, R: Rng + ?Sized>(
+    fn run_in<G: ShellRegion<D>, R: Rng + ?Sized>(
         &mut self,
         region: &G,
         limit: usize,
@@ -1027,7 +1031,7 @@ impl<const D: usize> BridsonFill<D> {
 
 /// The algorithm proper, compiled once per cell storage and region: steps until `target`
 /// points or until no point is active; returns whether the latter ended it.
-fn run_loop<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+fn run_loop<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
     sampler: &Bridson<D>,
     region: &G,
     grid: &mut Grid<D, H, ConstantRadius>,
@@ -1053,7 +1057,7 @@ fn run_loop<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
 /// One step of the algorithm: candidates around a random active point (there must be one);
 /// returns whether one was stored.
 #[inline(always)]
-fn try_around<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+fn try_around<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
     sampler: &Bridson<D>,
     region: &G,
     grid: &mut Grid<D, H, ConstantRadius>,
@@ -1063,6 +1067,7 @@ fn try_around<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
 ) -> bool {
     let slot = uniform_index(rng, active.len());
     let centre = grid.points()[active[slot] as usize];
+    let inside = region.holds_shell(&centre);
     // The candidates below read the cells around the centre, which (the active point
     // having been picked at random along the whole front) are usually not in the
     // nearer caches: reading their heads first lets those misses overlap. 1.2× in 3D
@@ -1080,8 +1085,14 @@ fn try_around<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
         if attempt < sampler.attempts {
             next = sampler.shell_candidate(&centre, rng);
         }
-        // Outside the region the candidate is lost; in a periodic box it wraps first.
-        let Some(candidate) = region.admit(&sampler.domain, &candidate) else { continue };
+        // Outside the region the candidate is lost; in a periodic box it wraps first. Deep
+        // inside a shape the whole shell is inside (the whole box never says so).
+        let candidate = if inside {
+            candidate
+        } else {
+            let Some(candidate) = region.admit(&sampler.domain, &candidate) else { continue };
+            candidate
+        };
         if !grid.has_conflict(&candidate, ()) {
             active.push(grid.insert(candidate, ()));
             return true;
@@ -1094,7 +1105,7 @@ fn try_around<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
 /// [`run_loop`] for a radius field: steps until `target` points or until no point is
 /// active (returns whether the latter ended it), or until the field gives an invalid value
 /// (the error).
-fn run_loop_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+fn run_loop_field<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
     sampler: &Bridson<D>,
     region: &G,
     grid: &mut Grid<D, H, FieldRule>,
@@ -1129,7 +1140,7 @@ fn run_loop_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
 /// When no point is active in a field run: up to `restart_darts` uniform darts in the
 /// domain; the first in the region that keeps the pair rule is stored and active (returns
 /// true). Each dart is an attempt.
-fn restart_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+fn restart_field<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
     sampler: &Bridson<D>,
     region: &G,
     grid: &mut Grid<D, H, FieldRule>,
@@ -1158,7 +1169,7 @@ fn restart_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
 /// the pair rule. An invalid field value ends the step with its error (the active point
 /// stays active; nothing is stored).
 #[inline(always)]
-fn try_around_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>(
+fn try_around_field<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
     sampler: &Bridson<D>,
     region: &G,
     grid: &mut Grid<D, H, FieldRule>,
@@ -1172,6 +1183,7 @@ fn try_around_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>
     let index = active[slot];
     let centre = grid.points()[index as usize];
     let r = grid.rule().radius_of(index);
+    let inside = region.holds_shell(&centre);
     std::hint::black_box(grid.warm_around(&centre));
     // Drawn one step ahead, as in `try_around`.
     let mut next = sampler.shell_candidate_at(&centre, r, rng);
@@ -1181,7 +1193,12 @@ fn try_around_field<const D: usize, H: CellHeads, G: Region<D>, R: Rng + ?Sized>
         if attempt < sampler.attempts {
             next = sampler.shell_candidate_at(&centre, r, rng);
         }
-        let Some(candidate) = region.admit(&sampler.domain, &candidate) else { continue };
+        let candidate = if inside {
+            candidate
+        } else {
+            let Some(candidate) = region.admit(&sampler.domain, &candidate) else { continue };
+            candidate
+        };
         // Every pair rule grows with the candidate's radius, so a conflict at the smallest
         // radius is a conflict at the field's: most candidates are turned down without
         // evaluating the field (a quarter of the time at 10^6 points in 2D). The decisions
