@@ -113,6 +113,13 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
         (Some(path), None) => Some(PointFormat::from_path(path)?),
         (None, None) => None,
     };
+    // A varying radius needs a format with a radius column: refused before sampling.
+    if let (Some(density), Some(PointFormat::Npy)) = (&run.density, format) {
+        return Err(format!(
+            "an .npy file holds the points only, not the radius --density {} gives each              point; write .npz (or .csv, .ply, .json) to keep it",
+            density.display()
+        ));
+    }
     let given_box = match (&run.domain.extent, &run.domain.origin) {
         (None, None) => None,
         _ => Some(run.domain.domain::<D>()?),

@@ -633,6 +633,11 @@ fn every_error_is_one_line_and_leaves_no_file() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         refused(&args, &out, expected);
     }
+    // A varying radius cannot go into .npy (points only): refused before sampling.
+    let npy = d.join("varying.npy");
+    let args = ["sample", "bridson", "--density", s(&map), "--rmin", "0.02", "--rmax", "0.05"];
+    let args: Vec<&str> = args.into_iter().chain(["--out", s(&npy)]).collect();
+    refused(&args, &npy, "an .npy file holds the points only");
     let b = ["sample", "bridson"];
     let with = |extra: &[&str]| -> Vec<String> {
         b.iter().chain(extra).chain(&["--out", o]).map(|a| a.to_string()).collect()
