@@ -44,6 +44,9 @@ pub(crate) struct Scan<const D: usize> {
     /// With one radius, cells whose centre some sample is known to be closer than r to (one
     /// bit a cell), so that the scan skips their conflict query; `None` when not kept.
     centre_covered: Option<Vec<u64>>,
+    /// Each axis's cell centres, made by the first marking and kept for the later ones (a
+    /// scan marks again after every seed's front).
+    centres: Option<[Vec<f64>; D]>,
     /// The samples marked into `centre_covered` so far (a prefix of the run's points).
     marked: usize,
     radius: f64,
@@ -67,6 +70,7 @@ impl<const D: usize> Scan<D> {
             pending: None,
             probes: probes_per_axis(D),
             centre_covered: None,
+            centres: None,
             marked: 0,
             radius,
         }
@@ -86,16 +90,19 @@ impl<const D: usize> Scan<D> {
         }
         let total = self.total as usize;
         let mut bits = self.centre_covered.take().unwrap_or_else(|| vec![0; total.div_ceil(64)]);
-        // Each axis's cell centres, computed as `centre` computes them (so the sums below are
-        // the witness test's own squared distance, term by term in axis order).
-        let centres: [Vec<f64>; D] = std::array::from_fn(|i| {
-            (0..self.cells[i])
-                .map(|c| {
-                    let lower = self.origin[i] + c as f64 * self.side[i];
-                    let upper = self.origin[i] + (c + 1) as f64 * self.side[i];
-                    0.5 * (lower + upper)
-                })
-                .collect()
+        // Each axis's cell centres, computed as the witness centres are (so the sums below
+        // are the witness test's own squared distance, term by term in axis order).
+        let (origin, side, cells) = (self.origin, self.side, self.cells);
+        let centres = self.centres.get_or_insert_with(|| {
+            std::array::from_fn(|i| {
+                (0..cells[i])
+                    .map(|c| {
+                        let lower = origin[i] + c as f64 * side[i];
+                        let upper = origin[i] + (c + 1) as f64 * side[i];
+                        0.5 * (lower + upper)
+                    })
+                    .collect()
+            })
         });
         let r2 = self.radius * self.radius;
         // A centre closer than r lies at most ⌈r/side + ½⌉ cells from the point's own cell.
