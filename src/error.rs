@@ -275,6 +275,47 @@ pub enum Error {
         got: usize,
     },
 
+    /// A chunk side too small for the radius: cells of one stratum could then conflict.
+    #[error(
+        "the chunk side {side} is too small for radius {radius} in {dim}D: it must be at least \
+         {min} (2 + √2·(D − 1) radii)"
+    )]
+    ChunkSideTooSmall {
+        /// The side asked for.
+        side: f64,
+        /// The radius.
+        radius: f64,
+        /// The dimension.
+        dim: usize,
+        /// The smallest side allowed.
+        min: f64,
+    },
+
+    /// A periodic box that whole chunks do not tile (or tile with fewer than two per axis).
+    #[error(
+        "a periodic box must be tiled by at least two whole chunks along every axis: axis \
+         {axis} is {extent} long and the chunk side is {side}"
+    )]
+    TorusNotTiled {
+        /// The axis.
+        axis: usize,
+        /// The box's side along it.
+        extent: f64,
+        /// The chunk side.
+        side: f64,
+    },
+
+    /// A chunk outside the torus a periodic world is.
+    #[error(
+        "chunk {chunk:?} lies outside the torus of {chunks:?} chunks (0 ≤ c < n on every axis)"
+    )]
+    ChunkOutsideTorus {
+        /// The chunk asked for.
+        chunk: Vec<i64>,
+        /// Chunks along each axis.
+        chunks: Vec<i64>,
+    },
+
     /// A sampler cannot work with this region.
     #[error("{sampler} cannot sample this region: {reason}")]
     UnsupportedRegion {

@@ -45,6 +45,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub mod chunked;
 pub mod defaults;
 pub mod domain;
 pub mod error;
@@ -67,7 +68,7 @@ pub use point::Point;
 pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Sampler, StopReason};
 pub use samplers::{
-    BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, DartThrowing,
-    DartThrowingBuilder, Halton, JitteredGrid, Maximal, MaximalBuilder, SampleElimination,
-    WhiteNoise,
+    BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, ChunkedBridson,
+    ChunkedBridsonBuilder, DartThrowing, DartThrowingBuilder, Halton, JitteredGrid, Maximal,
+    MaximalBuilder, SampleElimination, WhiteNoise,
 };

@@ -1031,7 +1031,7 @@ impl<const D: usize> BridsonFill<D> {
 
 /// The algorithm proper, compiled once per cell storage and region: steps until `target`
 /// points or until no point is active; returns whether the latter ended it.
-fn run_loop<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
+pub(crate) fn run_loop<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
     sampler: &Bridson<D>,
     region: &G,
     grid: &mut Grid<D, H, ConstantRadius>,

@@ -1,0 +1,155 @@
+//! Deciding a set of cells: the cells asked for and, below them, every cell of a lower
+//! stratum they depend on, stratum by stratum, the cells of one stratum in parallel.
+
+use super::cells::{CellKey, Cells, stratum};
+use super::fill::CellFiller;
+use crate::domain::Domain;
+use crate::point::Point;
+use crate::rng::derive_seed;
+use crate::samplers::Bridson;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// The points of a decided cell, in the order they were placed.
+pub(crate) type CellPoints<const D: usize> = Arc<Vec<Point<D>>>;
+
+/// Everything that decides the points of a cell: geometry, settings, world box, seed.
+#[derive(Debug, Clone)]
+pub(crate) struct Engine<const D: usize> {
+    pub(crate) cells: Cells<D>,
+    /// Radius, attempts, candidate spread and grid resolution (its domain is unused).
+    pub(crate) bridson: Bridson<D>,
+    /// A closed world box: nothing is placed outside it.
+    pub(crate) clip: Option<Domain<D>>,
+    /// On a torus, the number of keys along each axis (twice the chunks).
+    pub(crate) torus: Option<[i64; D]>,
+    pub(crate) seed: u64,
+}
+
+impl<const D: usize> Engine<D> {
+    /// The key a possibly unwrapped key stands for on a torus, and how many periods it is
+    /// away from it along each axis (the key itself and zeros elsewhere).
+    #[inline]
+    pub(crate) fn canonical(&self, key: &CellKey<D>) -> (CellKey<D>, [i64; D]) {
+        match &self.torus {
+            None => (*key, [0; D]),
+            Some(keys) => {
+                let canonical = std::array::from_fn(|i| key[i].rem_euclid(keys[i]));
+                let periods = std::array::from_fn(|i| key[i].div_euclid(keys[i]));
+                (canonical, periods)
+            }
+        }
+    }
+
+    /// The cells of lower strata next to `key` (unwrapped keys): the only ones its points
+    /// can conflict with among those decided before it.
+    pub(crate) fn dependencies(&self, key: &CellKey<D>) -> Vec<CellKey<D>> {
+        let k = stratum(key);
+        let mut out = Vec::new();
+        if k == 0 {
+            return out;
+        }
+        let mut offset = [-1i64; D];
+        loop {
+            let other: CellKey<D> = std::array::from_fn(|i| key[i] + offset[i]);
+            if stratum(&other) < k {
+                out.push(other);
+            }
+            let mut i = 0;
+            loop {
+                if i == D {
+                    return out;
+                }
+                offset[i] += 1;
+                if offset[i] <= 1 {
+                    break;
+                }
+                offset[i] = -1;
+                i += 1;
+            }
+        }
+    }
+
+    /// The generator seed of a (canonical) cell: a fixed function of the world's seed and
+    /// the key alone.
+    fn cell_seed(&self, key: &CellKey<D>) -> u64 {
+        key.iter().fold(self.seed, |seed, &m| derive_seed(seed, m as u64))
+    }
+
+    /// The extent of the torus along each axis (zeros without one).
+    fn period(&self) -> [f64; D] {
+        match &self.torus {
+            None => [0.0; D],
+            Some(keys) => std::array::from_fn(|i| (keys[i] / 2) as f64 * self.cells.side()[i]),
+        }
+    }
+
+    /// Decides the (canonical) cells `wanted` and every cell they depend on that `known`
+    /// does not already hold; returns all of them, those from `known` included, by key.
+    /// `known` is asked once per cell at most. Also returns the candidates drawn.
+    pub(crate) fn decide(
+        &self,
+        wanted: impl IntoIterator<Item = CellKey<D>>,
+        mut known: impl FnMut(&CellKey<D>) -> Option<CellPoints<D>>,
+    ) -> (HashMap<CellKey<D>, CellPoints<D>>, u64) {
+        let mut attempts = 0;
+        let mut have: HashMap<CellKey<D>, CellPoints<D>> = HashMap::new();
+        let mut needed: Vec<HashSet<CellKey<D>>> = vec![HashSet::new(); D + 1];
+        let mut stack: Vec<CellKey<D>> = wanted.into_iter().map(|k| self.canonical(&k).0).collect();
+        while let Some(key) = stack.pop() {
+            let k = stratum(&key);
+            if have.contains_key(&key) || needed[k].contains(&key) {
+                continue;
+            }
+            if let Some(points) = known(&key) {
+                have.insert(key, points);
+                continue;
+            }
+            needed[k].insert(key);
+            stack.extend(self.dependencies(&key).iter().map(|d| self.canonical(d).0));
+        }
+        let filler = CellFiller { cells: &self.cells, bridson: &self.bridson, clip: self.clip };
+        let period = self.period();
+        for level in needed {
+            let mut keys: Vec<CellKey<D>> = level.into_iter().collect();
+            keys.sort_unstable();
+            let decide_one = |key: &CellKey<D>| {
+                let context = self.dependencies(key).into_iter().flat_map(|dependency| {
+                    let (canonical, periods) = self.canonical(&dependency);
+                    let shift: [f64; D] = std::array::from_fn(|i| periods[i] as f64 * period[i]);
+                    let points = have.get(&canonical).map(Arc::clone).unwrap_or_default();
+                    (0..points.len()).map(move |j| {
+                        let p = points[j];
+                        if periods.iter().all(|&n| n == 0) {
+                            p
+                        } else {
+                            std::array::from_fn(|i| p[i] + shift[i])
+                        }
+                    })
+                });
+                let (points, attempts) = filler.fill(key, context, self.cell_seed(key));
+                (Arc::new(points), attempts)
+            };
+            let decided = parallel_map(&keys, decide_one);
+            for (key, (points, drawn)) in keys.into_iter().zip(decided) {
+                attempts += drawn;
+                have.insert(key, points);
+            }
+        }
+        (have, attempts)
+    }
+}
+
+/// `f` over `items`, on the current rayon pool when the `rayon` feature is on; the results
+/// in the order of `items` either way.
+fn parallel_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        items.par_iter().map(f).collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        items.iter().map(f).collect()
+    }
+}

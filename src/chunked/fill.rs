@@ -1,0 +1,236 @@
+//! Deciding one cell: Bridson's algorithm inside the cell, around the points of the cells of
+//! lower strata next to it, then a scan that seeds whatever part of the cell is still
+//! uncovered.
+
+use super::cells::{CellKey, CellShape, Cells, stratum};
+use crate::domain::Domain;
+use crate::grid::{CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, HashedHeads};
+use crate::point::Point;
+use crate::region::Region;
+use crate::region::shape::{ShellRegion, for_lattice};
+use crate::rng::{rng_from_seed, uniform01};
+use crate::samplers::Bridson;
+use crate::samplers::bridson::run_loop;
+use rand::Rng;
+use std::sync::Arc;
+
+/// Uniform darts for the first point of a chunk's interior before the scan takes over.
+const FIRST_DARTS: usize = 64;
+
+/// Darts tried in a scan cell with an uncovered witness before the witness itself is seeded.
+const DARTS_PER_SCAN_CELL: usize = 8;
+
+/// A cell as the Bridson loop sees it: a region (the cell, cut to the world's box) whose
+/// candidates are tested against the cell's shape, and whose deep centres skip the test.
+#[derive(Debug)]
+pub(crate) struct CellRegion<const D: usize> {
+    shape: CellShape<D>,
+    clip: Option<Domain<D>>,
+    /// Whether the whole cell lies inside the clip box (or there is none).
+    unclipped: bool,
+    /// How far candidates reach from their centre, with room for rounding.
+    reach: f64,
+}
+
+impl<const D: usize> CellRegion<D> {
+    fn new(shape: CellShape<D>, clip: Option<Domain<D>>, reach: f64) -> Self {
+        let unclipped = clip.is_none_or(|clip| {
+            let (o, e) = (clip.origin(), clip.extent());
+            (0..D).all(|i| o[i] < shape.outer_low[i] && shape.outer_high[i] < o[i] + e[i])
+        });
+        CellRegion { shape, clip, unclipped, reach: reach * (1.0 + 1e-9) }
+    }
+
+    /// The part of the cell's bounding box inside the clip box; `None` if empty.
+    fn bounds(&self) -> Option<(Point<D>, Point<D>)> {
+        let (mut low, mut high) = (self.shape.outer_low, self.shape.outer_high);
+        if let Some(clip) = &self.clip {
+            for i in 0..D {
+                low[i] = low[i].max(clip.origin()[i]);
+                high[i] = high[i].min(clip.origin()[i] + clip.extent()[i]);
+            }
+        }
+        (0..D).all(|i| low[i] < high[i]).then_some((low, high))
+    }
+}
+
+impl<const D: usize> Region<D> for CellRegion<D> {
+    #[inline]
+    fn contains(&self, p: &Point<D>) -> bool {
+        self.shape.contains(p) && (self.unclipped || self.clip.is_none_or(|c| c.contains(p)))
+    }
+
+    fn bounding_box(&self) -> (Point<D>, Point<D>) {
+        (self.shape.outer_low, self.shape.outer_high)
+    }
+
+    /// The cell's own test: the domain the loop passes (the grid's box) plays no part.
+    #[inline]
+    fn admit(&self, _: &Domain<D>, p: &Point<D>) -> Option<Point<D>> {
+        self.contains(p).then_some(*p)
+    }
+}
+
+impl<const D: usize> ShellRegion<D> for CellRegion<D> {
+    #[inline(always)]
+    fn holds_shell(&self, centre: &Point<D>) -> bool {
+        self.unclipped && self.shape.holds_ball(centre, self.reach)
+    }
+}
+
+/// What deciding a cell needs besides its neighbours: the cells' geometry, the run's
+/// settings (radius, attempts, candidate spread, grid resolution) and the world's box.
+#[derive(Debug)]
+pub(crate) struct CellFiller<'a, const D: usize> {
+    pub(crate) cells: &'a Cells<D>,
+    pub(crate) bridson: &'a Bridson<D>,
+    pub(crate) clip: Option<Domain<D>>,
+}
+
+impl<const D: usize> CellFiller<'_, D> {
+    /// The points of cell `key`, decided with the generator seeded by `seed`, given every
+    /// point of the lower-stratum cells around it (`context`, in the cell's own frame).
+    pub(crate) fn fill(
+        &self,
+        key: &CellKey<D>,
+        context: impl Iterator<Item = Point<D>>,
+        seed: u64,
+    ) -> (Vec<Point<D>>, u64) {
+        let r = self.bridson.radius();
+        let region = CellRegion::new(self.cells.shape(key), self.clip, 2.0 * r);
+        let Some((low, high)) = region.bounds() else { return (Vec::new(), 0) };
+        // The grid covers the cell and every point that can conflict with one inside it.
+        let reach = r * (1.0 + 1e-9);
+        let grid_low: Point<D> = std::array::from_fn(|i| low[i] - reach);
+        let grid_high: Point<D> = std::array::from_fn(|i| high[i] + reach);
+        let Ok(domain) = Domain::from_corners(grid_low, grid_high) else {
+            return (Vec::new(), 0);
+        };
+        let rule = ConstantRadius::new(r);
+        let resolution = self.bridson.resolution();
+        let limit = self.bridson.advanced_tuning().dense_grid_limit();
+        let Ok(layout) = GridLayout::for_rule(&domain, &rule, resolution, limit) else {
+            return (Vec::new(), 0);
+        };
+        let near = |p: &Point<D>| (0..D).all(|i| grid_low[i] <= p[i] && p[i] <= grid_high[i]);
+        let context: Vec<Point<D>> = context.filter(|p| near(p)).collect();
+        let mut rng = rng_from_seed(seed);
+        let first = stratum(key) == 0;
+        let run = CellRun { bridson: self.bridson, region: &region, low, high };
+        if layout.is_dense() {
+            let grid = Grid::<D, DenseHeads, _>::new(Arc::new(layout), rule, context.len() + 64);
+            run.run(grid, &context, first, &mut rng)
+        } else {
+            let grid = Grid::<D, HashedHeads, _>::new(Arc::new(layout), rule, context.len() + 64);
+            run.run(grid, &context, first, &mut rng)
+        }
+    }
+}
+
+/// One cell's run, compiled for the grid's storage.
+struct CellRun<'a, const D: usize> {
+    bridson: &'a Bridson<D>,
+    region: &'a CellRegion<D>,
+    low: Point<D>,
+    high: Point<D>,
+}
+
+impl<const D: usize> CellRun<'_, D> {
+    fn run<H: CellHeads, R: Rng>(
+        &self,
+        mut grid: Grid<D, H, ConstantRadius>,
+        context: &[Point<D>],
+        first: bool,
+        rng: &mut R,
+    ) -> (Vec<Point<D>>, u64) {
+        for p in context {
+            grid.insert(*p, ());
+        }
+        let mut active = Vec::new();
+        let mut attempts = 0u64;
+        let bridson = self.bridson;
+        let region = self.region;
+        // A chunk's interior grows from one uniform dart, as a plain run does.
+        if first {
+            for _ in 0..FIRST_DARTS {
+                let p: Point<D> = std::array::from_fn(|i| {
+                    self.low[i] + (self.high[i] - self.low[i]) * uniform01(rng)
+                });
+                attempts += 1;
+                if region.contains(&p) && !grid.has_conflict(&p, ()) {
+                    active.push(grid.insert(p, ()));
+                    break;
+                }
+            }
+            run_loop(bridson, region, &mut grid, &mut active, &mut attempts, usize::MAX, rng);
+        }
+        self.scan(&mut grid, &mut active, &mut attempts, rng);
+        let mut points = grid.into_points();
+        points.drain(..context.len());
+        (points, attempts)
+    }
+
+    /// Walks cells of side at most r/√D over the cell's box in a fixed order; in each, a
+    /// witness (the centre if it is in the cell, else the first of a lattice of probes that
+    /// is) with no point closer than r gets a seed, and the front grows from it, until the
+    /// witness is covered. Afterwards every witness has a point closer than r.
+    fn scan<H: CellHeads, R: Rng>(
+        &self,
+        grid: &mut Grid<D, H, ConstantRadius>,
+        active: &mut Vec<u32>,
+        attempts: &mut u64,
+        rng: &mut R,
+    ) {
+        let r = self.bridson.radius();
+        let target = r / (D as f64).sqrt();
+        let mut counts = [0u64; D];
+        let mut side = [0.0; D];
+        for i in 0..D {
+            let extent = self.high[i] - self.low[i];
+            counts[i] = (extent / target).ceil().max(1.0) as u64;
+            side[i] = extent / counts[i] as f64;
+        }
+        let probes = crate::region::scan::probes_per_axis(D);
+        let mut index = [0u64; D];
+        'cells: loop {
+            let corner: Point<D> = std::array::from_fn(|i| self.low[i] + index[i] as f64 * side[i]);
+            let at = |offset: &[f64; D]| -> Point<D> {
+                std::array::from_fn(|i| corner[i] + offset[i] * side[i])
+            };
+            let centre = at(&[0.5; D]);
+            let witness = if self.region.contains(&centre) {
+                Some(centre)
+            } else {
+                let mut found = None;
+                for_lattice::<D>(probes, |offset| {
+                    let p = at(offset);
+                    let inside = self.region.contains(&p);
+                    if inside {
+                        found = Some(p);
+                    }
+                    inside
+                });
+                found
+            };
+            if let Some(witness) = witness {
+                while !grid.has_conflict(&witness, ()) {
+                    let seed = (0..DARTS_PER_SCAN_CELL)
+                        .map(|_| at(&std::array::from_fn(|_| uniform01(rng))))
+                        .find(|p| self.region.contains(p) && !grid.has_conflict(p, ()))
+                        .unwrap_or(witness);
+                    *attempts += 1;
+                    active.push(grid.insert(seed, ()));
+                    run_loop(self.bridson, self.region, grid, active, attempts, usize::MAX, rng);
+                }
+            }
+            for i in 0..D {
+                index[i] += 1;
+                if index[i] < counts[i] {
+                    continue 'cells;
+                }
+                index[i] = 0;
+            }
+            break;
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Bridson's algorithm chunk by chunk, on all cores, with the same points for every thread
+//! count.
+
+use crate::chunked::cells::{CellKey, Cells};
+use crate::chunked::engine::Engine;
+use crate::chunked::{chunks_in, default_chunk_side, min_chunk_side};
+use crate::defaults;
+use crate::domain::Domain;
+use crate::error::Error;
+use crate::grid::check_grid_point_limit;
+use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
+use crate::samplers::Bridson;
+use rand::Rng;
+
+/// Poisson-disk sampling of a box by the chunk engine of [`chunked`](crate::chunked): the box
+/// is cut into chunks and the cells around them (chunk interiors, then face slabs, …, corner
+/// boxes) are each filled by Bridson's algorithm given the cells of lower strata next to
+/// them. Cells of one stratum never conflict, so they are filled in parallel (feature
+/// `rayon`; [`with_threads`](ChunkedBridsonBuilder::with_threads) picks the thread count,
+/// default all cores), and since each cell's generator is seeded from the run's seed and the
+/// cell alone, the points are bit-identical for every thread count.
+///
+/// Every pair keeps the radius (closed or periodic box). A run draws one `u64` from the
+/// generator it is given as its seed. The points come cell by cell, cells in key order;
+/// [`sample`](Sampler::sample) with `n` below the fill keeps the first `n` of them (a part of
+/// the box, not a thinner cover).
+///
+/// ```
+/// use poisson_nd::{ChunkedBridson, Domain, FillSampler};
+/// let sampler = ChunkedBridson::builder(Domain::<2>::unit(), 0.01).with_threads(2).build()?;
+/// let one = ChunkedBridson::builder(Domain::<2>::unit(), 0.01).with_threads(1).build()?;
+/// assert_eq!(sampler.fill_seeded(7).points, one.fill_seeded(7).points);
+/// # Ok::<(), poisson_nd::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ChunkedBridson<const D: usize> {
+    domain: Domain<D>,
+    bridson: Bridson<D>,
+    cells: Cells<D>,
+    /// Chunks along each axis.
+    chunks: [i64; D],
+    threads: Option<usize>,
+    max_points: usize,
+}
+
+/// Settings of a [`ChunkedBridson`], made by [`ChunkedBridson::builder`].
+#[derive(Debug, Clone)]
+pub struct ChunkedBridsonBuilder<const D: usize> {
+    domain: Domain<D>,
+    radius: f64,
+    chunk_side: Option<f64>,
+    attempts: u32,
+    threads: Option<usize>,
+    max_points: usize,
+}
+
+impl<const D: usize> ChunkedBridsonBuilder<D> {
+    /// Sets the chunk side (default [`default_chunk_side`]; at least [`min_chunk_side`]). In
+    /// a periodic box the side is rounded up so that whole chunks tile it, or down to half
+    /// the box where that is more (a torus needs two chunks per axis, each at least
+    /// [`min_chunk_side`]).
+    #[must_use]
+    pub fn with_chunk_side(mut self, side: f64) -> Self {
+        self.chunk_side = Some(side);
+        self
+    }
+
+    /// Sets Bridson's candidates per active point (default [`defaults::ATTEMPTS`]).
+    #[must_use]
+    pub fn with_attempts(mut self, k: u32) -> Self {
+        self.attempts = k;
+        self
+    }
+
+    /// Runs on `threads` threads (default: rayon's global pool, all cores). The points do
+    /// not depend on it. Without the `rayon` feature every run is on the calling thread.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// Caps the points of one run (default [`defaults::MAX_POINTS`]).
+    #[must_use]
+    pub fn with_max_points(mut self, max_points: usize) -> Self {
+        self.max_points = max_points;
+        self
+    }
+
+    /// Checks the settings. Errors: the radius (as [`Bridson`]'s), zero attempts, zero
+    /// threads or points, a chunk side below [`min_chunk_side`], a periodic box with fewer
+    /// than two chunks along an axis.
+    pub fn build(self) -> Result<ChunkedBridson<D>, Error> {
+        let bridson = Bridson::builder(self.domain, self.radius)
+            .with_attempts(self.attempts)
+            .with_max_points(self.max_points)
+            .build()?;
+        check_grid_point_limit(self.max_points)?;
+        if self.threads == Some(0) {
+            return Err(Error::ZeroCount("threads"));
+        }
+        let r = self.radius;
+        let target = self.chunk_side.unwrap_or_else(|| default_chunk_side(D, r));
+        let min = min_chunk_side(D, r);
+        if !(target.is_finite() && target >= min) {
+            return Err(Error::ChunkSideTooSmall { side: target, radius: r, dim: D, min });
+        }
+        let extent = self.domain.extent();
+        let mut side = [target; D];
+        let mut chunks = [0i64; D];
+        for i in 0..D {
+            if self.domain.is_periodic() {
+                // Two chunks at least, as long as they are not below the smallest side.
+                let n = (extent[i] / target).floor().max(2.0);
+                if extent[i] / n < min {
+                    return Err(Error::TorusNotTiled { axis: i, extent: extent[i], side: target });
+                }
+                side[i] = extent[i] / n;
+                chunks[i] = n as i64;
+            } else {
+                chunks[i] = (extent[i] / target).ceil().max(1.0) as i64;
+            }
+        }
+        Ok(ChunkedBridson {
+            cells: Cells::new(*self.domain.origin(), side, r),
+            domain: self.domain,
+            bridson,
+            chunks,
+            threads: self.threads,
+            max_points: self.max_points,
+        })
+    }
+}
+
+impl<const D: usize> ChunkedBridson<D> {
+    /// A sampler of `domain` at `radius`, to be set up further.
+    pub fn builder(domain: Domain<D>, radius: f64) -> ChunkedBridsonBuilder<D> {
+        ChunkedBridsonBuilder {
+            domain,
+            radius,
+            chunk_side: None,
+            attempts: defaults::ATTEMPTS,
+            threads: None,
+            max_points: defaults::MAX_POINTS,
+        }
+    }
+
+    /// A sampler of `domain` at `radius` with the default settings.
+    pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
+        Self::builder(domain, radius).build()
+    }
+
+    /// The radius.
+    pub fn radius(&self) -> f64 {
+        self.bridson.radius()
+    }
+
+    /// The chunk side along each axis.
+    pub fn chunk_side(&self) -> &[f64; D] {
+        self.cells.side()
+    }
+
+    /// The thread count asked for (`None`: all cores).
+    pub fn threads(&self) -> Option<usize> {
+        self.threads
+    }
+
+    /// Every cell of the box, decided with `seed`: the points, in key order.
+    fn decide_all(&self, seed: u64) -> (Vec<crate::point::Point<D>>, u64) {
+        let periodic = self.domain.is_periodic();
+        let engine = Engine {
+            cells: self.cells.clone(),
+            bridson: self.bridson.clone(),
+            clip: (!periodic).then_some(self.domain),
+            torus: periodic.then(|| self.chunks.map(|n| 2 * n)),
+            seed,
+        };
+        // Keys 0 ..= 2n in a closed box (the outer planes' slabs hold the points near the
+        // faces), 0 .. 2n on a torus.
+        let hi: CellKey<D> = self.chunks.map(|n| if periodic { 2 * n } else { 2 * n + 1 });
+        let keys = chunks_in([0; D], hi);
+        let (decided, attempts) = engine.decide(keys.iter().copied(), |_| None);
+        let mut points = Vec::with_capacity(decided.values().map(|p| p.len()).sum());
+        for key in &keys {
+            for p in decided[key].iter() {
+                match self.domain.wrap(p) {
+                    Some(q) => points.push(q),
+                    None => continue,
+                }
+            }
+        }
+        (points, attempts)
+    }
+}
+
+impl<const D: usize> Sampler<D> for ChunkedBridson<D> {
+    fn name(&self) -> &'static str {
+        "chunked-bridson"
+    }
+
+    fn domain(&self) -> &Domain<D> {
+        &self.domain
+    }
+
+    fn min_distance(&self) -> Option<f64> {
+        Some(self.radius())
+    }
+
+    fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
+        let seed = rng.next_u64();
+        let (mut points, attempts) = match self.threads {
+            #[cfg(feature = "rayon")]
+            Some(threads) => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                Ok(pool) => pool.install(|| self.decide_all(seed)),
+                Err(_) => self.decide_all(seed),
+            },
+            _ => self.decide_all(seed),
+        };
+        let target = n.min(self.max_points);
+        let stop = if points.len() > target {
+            points.truncate(target);
+            if target < n { StopReason::PointLimit } else { StopReason::TargetReached }
+        } else {
+            StopReason::Exhausted
+        };
+        PointSet::new(points, self.domain, stop, attempts)
+    }
+
+    fn try_fill<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<PointSet<D>> {
+        Some(self.fill(rng))
+    }
+}
+
+impl<const D: usize> FillSampler<D> for ChunkedBridson<D> {
+    fn fill<R: Rng + ?Sized>(&self, rng: &mut R) -> PointSet<D> {
+        self.sample(usize::MAX, rng)
+    }
+}
