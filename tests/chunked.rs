@@ -202,13 +202,13 @@ fn a_chunk_is_pinned() {
     let mut world = World::<2>::builder(0.5, 9).with_chunk_side(8.0).build().unwrap();
     let points = world.chunk([0, 0]).unwrap();
     let bits: Vec<[u64; 2]> = points.iter().take(3).map(|p| p.map(f64::to_bits)).collect();
-    assert_eq!(points.len(), 158);
+    assert_eq!(points.len(), 159);
     assert_eq!(
         bits,
         [
-            [4584120858208355008, 4600591326275905964],
-            [4594260363225773936, 4615081145397618510],
-            [4598571492304453917, 4620330774627215288]
+            [4582772447218138112, 4596366965472248768],
+            [4597231155892998016, 4611657024703957112],
+            [4592173538927484672, 4604980217588748528]
         ]
     );
 }

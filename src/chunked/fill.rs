@@ -1,6 +1,15 @@
 //! Deciding one cell: Bridson's algorithm inside the cell, around the points of the cells of
 //! lower strata next to it, then a scan that seeds whatever part of the cell is still
 //! uncovered.
+//!
+//! - A chunk's interior (stratum 0) runs from one uniform dart over its box grown by
+//!   [`RUN_MARGIN`] radii past its walls, and keeps the points that fall in the cell.
+//! - A seam cell (stratum 1 or more) starts with every point next door within 2r of it active,
+//!   so the neighbours' fronts grow on into it; then the scan throws [`SEAM_DARTS`] darts in
+//!   each of its cells and seeds any witness still uncovered.
+//!
+//! Both choices keep the density across a seam that of the interiors (docs/algorithms.md,
+//! "Chunked worlds", has the profiles and the periodogram at the chunk frequency).
 
 use super::cells::{CellKey, CellShape, Cells, stratum};
 use crate::domain::Domain;
@@ -14,6 +23,15 @@ use crate::samplers::bridson::run_loop;
 use rand::Rng;
 use std::sync::Arc;
 
+/// How far, in radii, a chunk interior's run reaches past the cell's walls.
+const RUN_MARGIN: f64 = 1.0;
+
+/// Darts thrown in every scan cell of a seam cell (a cell of stratum 1 or more), covered or
+/// not, after the fronts from next door have died: they bring the seams' density up to the
+/// interiors' (with fewer, the seams are sparser and the periodogram shows a line at the
+/// chunk frequency; with many more, denser; docs/algorithms.md, "Chunked worlds").
+const SEAM_DARTS: usize = 3;
+
 /// Uniform darts for the first point of a chunk's interior before the scan takes over.
 const FIRST_DARTS: usize = 64;
 
@@ -22,7 +40,7 @@ const DARTS_PER_SCAN_CELL: usize = 8;
 
 /// A cell as the Bridson loop sees it: a region (the cell, cut to the world's box) whose
 /// candidates are tested against the cell's shape, and whose deep centres skip the test.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct CellRegion<const D: usize> {
     shape: CellShape<D>,
     clip: Option<Domain<D>>,
@@ -30,6 +48,9 @@ pub(crate) struct CellRegion<const D: usize> {
     unclipped: bool,
     /// How far candidates reach from their centre, with room for rounding.
     reach: f64,
+    /// For a chunk's interior, the larger box its run fills (the cell's box grown past its
+    /// walls, cut to the clip box); only the points in the cell are kept.
+    run_box: Option<(Point<D>, Point<D>)>,
 }
 
 impl<const D: usize> CellRegion<D> {
@@ -38,26 +59,61 @@ impl<const D: usize> CellRegion<D> {
             let (o, e) = (clip.origin(), clip.extent());
             (0..D).all(|i| o[i] < shape.outer_low[i] && shape.outer_high[i] < o[i] + e[i])
         });
-        CellRegion { shape, clip, unclipped, reach: reach * (1.0 + 1e-9) }
+        CellRegion { shape, clip, unclipped, reach: reach * (1.0 + 1e-9), run_box: None }
+    }
+
+    /// Lets the run fill the cell's box grown by `margin` (cut to the clip box), so that
+    /// the cell's own points near its walls are placed as in an unbounded run.
+    fn with_run_margin(mut self, margin: f64) -> Self {
+        if margin > 0.0 {
+            let grown = CellRegion { run_box: None, ..self.clone() };
+            let (low, high) = (
+                std::array::from_fn(|i| grown.shape.outer_low[i] - margin),
+                std::array::from_fn(|i| grown.shape.outer_high[i] + margin),
+            );
+            self.run_box = Some(clip_box(low, high, self.clip.as_ref()));
+        }
+        self
+    }
+
+    /// Whether `p` is one of the cell's own points (in the cell and the clip box).
+    #[inline]
+    fn in_cell(&self, p: &Point<D>) -> bool {
+        self.shape.contains(p) && (self.unclipped || self.clip.is_none_or(|c| c.contains(p)))
     }
 
     /// The part of the cell's bounding box inside the clip box; `None` if empty.
     fn bounds(&self) -> Option<(Point<D>, Point<D>)> {
-        let (mut low, mut high) = (self.shape.outer_low, self.shape.outer_high);
-        if let Some(clip) = &self.clip {
-            for i in 0..D {
-                low[i] = low[i].max(clip.origin()[i]);
-                high[i] = high[i].min(clip.origin()[i] + clip.extent()[i]);
-            }
-        }
+        let (low, high) = match self.run_box {
+            Some(run) => run,
+            None => clip_box(self.shape.outer_low, self.shape.outer_high, self.clip.as_ref()),
+        };
         (0..D).all(|i| low[i] < high[i]).then_some((low, high))
     }
+}
+
+/// The box `[low, high]` cut to `clip`, if any.
+fn clip_box<const D: usize>(
+    mut low: Point<D>,
+    mut high: Point<D>,
+    clip: Option<&Domain<D>>,
+) -> (Point<D>, Point<D>) {
+    if let Some(clip) = clip {
+        for i in 0..D {
+            low[i] = low[i].max(clip.origin()[i]);
+            high[i] = high[i].min(clip.origin()[i] + clip.extent()[i]);
+        }
+    }
+    (low, high)
 }
 
 impl<const D: usize> Region<D> for CellRegion<D> {
     #[inline]
     fn contains(&self, p: &Point<D>) -> bool {
-        self.shape.contains(p) && (self.unclipped || self.clip.is_none_or(|c| c.contains(p)))
+        match &self.run_box {
+            None => self.in_cell(p),
+            Some((low, high)) => (0..D).all(|i| low[i] <= p[i] && p[i] < high[i]),
+        }
     }
 
     fn bounding_box(&self) -> (Point<D>, Point<D>) {
@@ -74,7 +130,12 @@ impl<const D: usize> Region<D> for CellRegion<D> {
 impl<const D: usize> ShellRegion<D> for CellRegion<D> {
     #[inline(always)]
     fn holds_shell(&self, centre: &Point<D>) -> bool {
-        self.unclipped && self.shape.holds_ball(centre, self.reach)
+        match &self.run_box {
+            None => self.unclipped && self.shape.holds_ball(centre, self.reach),
+            Some((low, high)) => {
+                (0..D).all(|i| low[i] + self.reach <= centre[i] && centre[i] + self.reach < high[i])
+            }
+        }
     }
 }
 
@@ -97,7 +158,11 @@ impl<const D: usize> CellFiller<'_, D> {
         seed: u64,
     ) -> (Vec<Point<D>>, u64) {
         let r = self.bridson.radius();
-        let region = CellRegion::new(self.cells.shape(key), self.clip, 2.0 * r);
+        let interior = stratum(key) == 0;
+        let mut region = CellRegion::new(self.cells.shape(key), self.clip, 2.0 * r);
+        if interior {
+            region = region.with_run_margin(RUN_MARGIN * r);
+        }
         let Some((low, high)) = region.bounds() else { return (Vec::new(), 0) };
         // The grid covers the cell and every point that can conflict with one inside it.
         let reach = r * (1.0 + 1e-9);
@@ -115,14 +180,13 @@ impl<const D: usize> CellFiller<'_, D> {
         let near = |p: &Point<D>| (0..D).all(|i| grid_low[i] <= p[i] && p[i] <= grid_high[i]);
         let context: Vec<Point<D>> = context.filter(|p| near(p)).collect();
         let mut rng = rng_from_seed(seed);
-        let first = stratum(key) == 0;
-        let run = CellRun { bridson: self.bridson, region: &region, low, high };
+        let run = CellRun { bridson: self.bridson, region: &region, low, high, interior };
         if layout.is_dense() {
             let grid = Grid::<D, DenseHeads, _>::new(Arc::new(layout), rule, context.len() + 64);
-            run.run(grid, &context, first, &mut rng)
+            run.run(grid, &context, &mut rng)
         } else {
             let grid = Grid::<D, HashedHeads, _>::new(Arc::new(layout), rule, context.len() + 64);
-            run.run(grid, &context, first, &mut rng)
+            run.run(grid, &context, &mut rng)
         }
     }
 }
@@ -133,6 +197,8 @@ struct CellRun<'a, const D: usize> {
     region: &'a CellRegion<D>,
     low: Point<D>,
     high: Point<D>,
+    /// A chunk's interior (stratum 0), rather than a seam.
+    interior: bool,
 }
 
 impl<const D: usize> CellRun<'_, D> {
@@ -140,7 +206,6 @@ impl<const D: usize> CellRun<'_, D> {
         &self,
         mut grid: Grid<D, H, ConstantRadius>,
         context: &[Point<D>],
-        first: bool,
         rng: &mut R,
     ) -> (Vec<Point<D>>, u64) {
         for p in context {
@@ -150,8 +215,10 @@ impl<const D: usize> CellRun<'_, D> {
         let mut attempts = 0u64;
         let bridson = self.bridson;
         let region = self.region;
-        // A chunk's interior grows from one uniform dart, as a plain run does.
-        if first {
+        // A chunk's interior grows from one uniform dart, as a plain run does, over a box
+        // larger than the cell, so that the points it keeps near the cell's walls are placed
+        // as in an unbounded run (a wall would pile them up against it).
+        if self.interior {
             for _ in 0..FIRST_DARTS {
                 let p: Point<D> = std::array::from_fn(|i| {
                     self.low[i] + (self.high[i] - self.low[i]) * uniform01(rng)
@@ -163,10 +230,23 @@ impl<const D: usize> CellRun<'_, D> {
                 }
             }
             run_loop(bridson, region, &mut grid, &mut active, &mut attempts, usize::MAX, rng);
+        } else {
+            // A seam: the fronts of the cells next door go on into it.
+            let (low, high) = (self.low, self.high);
+            let reach = 2.0 * bridson.radius();
+            for (index, p) in context.iter().enumerate() {
+                let gap2: f64 =
+                    (0..D).map(|i| (low[i] - p[i]).max(p[i] - high[i]).max(0.0).powi(2)).sum();
+                if gap2 < reach * reach {
+                    active.push(index as u32);
+                }
+            }
+            run_loop(bridson, region, &mut grid, &mut active, &mut attempts, usize::MAX, rng);
         }
         self.scan(&mut grid, &mut active, &mut attempts, rng);
         let mut points = grid.into_points();
         points.drain(..context.len());
+        points.retain(|p| region.in_cell(p));
         (points, attempts)
     }
 
@@ -212,6 +292,24 @@ impl<const D: usize> CellRun<'_, D> {
                 });
                 found
             };
+            if witness.is_some() && !self.interior {
+                for _ in 0..SEAM_DARTS {
+                    let p = at(&std::array::from_fn(|_| uniform01(rng)));
+                    *attempts += 1;
+                    if self.region.contains(&p) && !grid.has_conflict(&p, ()) {
+                        active.push(grid.insert(p, ()));
+                        run_loop(
+                            self.bridson,
+                            self.region,
+                            grid,
+                            active,
+                            attempts,
+                            usize::MAX,
+                            rng,
+                        );
+                    }
+                }
+            }
             if let Some(witness) = witness {
                 while !grid.has_conflict(&witness, ()) {
                     let seed = (0..DARTS_PER_SCAN_CELL)
