@@ -598,9 +598,9 @@ impl<const D: usize> PoissonSet<D> {
             return None;
         }
         let p = self.domain.wrap(p)?;
-        let diagonal = self.domain.extent().iter().map(|e| e * e).sum::<f64>().sqrt();
         // A reach that grows until it holds a point: every point within the reach is seen,
-        // so the nearest seen within it is the nearest of all.
+        // so the nearest seen within it is the nearest of all. A point seen beyond the reach
+        // bounds the answer: one more walk out to it settles it.
         let mut reach = self.radius;
         loop {
             let mut best: Option<(u64, f64)> = None;
@@ -611,16 +611,11 @@ impl<const D: usize> PoissonSet<D> {
                 }
                 false
             });
-            if let Some((id, d2)) = best
-                && (d2 <= reach * reach || reach > diagonal)
-            {
-                return Some((PointId(id), d2.sqrt()));
+            match best {
+                Some((id, d2)) if d2 <= reach * reach => return Some((PointId(id), d2.sqrt())),
+                Some((_, d2)) => reach = d2.sqrt() * (1.0 + 1e-9),
+                None => reach *= 2.0,
             }
-            if reach > 2.0 * diagonal + 1.0 {
-                // Every point is within the reach by now (unreachable for finite input).
-                return best.map(|(id, d2)| (PointId(id), d2.sqrt()));
-            }
-            reach *= 2.0;
         }
     }
 

@@ -502,6 +502,10 @@ fn nearest_finds_far_points() {
     let near = set.insert([50.0, 1.0]).unwrap();
     assert_eq!(set.nearest(&[0.0, 0.0]).map(|n| n.0), Some(near));
     assert_eq!(brute_nearest(&set, &[0.0, 0.0]).map(|n| n.0), Some(near));
+    // Far outside a closed box.
+    for p in [[-1e6, 0.0], [1e12, 1e12], [0.0, -1e300]] {
+        assert_eq!(set.nearest(&p), brute_nearest(&set, &p), "{p:?}");
+    }
 }
 
 #[test]
