@@ -7,6 +7,10 @@
 //! the set itself) is `Serialize`/`Deserialize`; a format must carry `f64` exactly (JSON
 //! through `serde_json` needs its `float_roundtrip` feature).
 //!
+//! The random generator is the caller's and is not part of the set: to continue with the
+//! same draws after a restart, save the generator's state too (or seed a new one, for a
+//! continuation that is valid but different).
+//!
 //! A radius field is code, not data: a snapshot keeps the field's bounds, its pair rule and
 //! each point's radius, and the field itself is attached again on load
 //! ([`PoissonSet::from_snapshot_with_field`]), which checks that it has the same bounds and
