@@ -741,6 +741,25 @@ fn bad_settings_are_errors() {
         Err(Error::RadiusRatioTooLarge { .. })
     ));
     assert!(matches!(PoissonSet::new(Domain::<3>::unit(), 1e-30), Err(Error::GridTooLarge { .. })));
+    // A constant field is one radius.
+    let constant = poisson_nd::field::ConstantField::new(0.1).unwrap();
+    let set = PoissonSet::builder_with_field(unit, constant).build().unwrap();
+    assert!(set.radius_field().is_none());
+    assert_eq!(set.radius(), 0.1);
+    // An area whose bounding box has a NaN corner is an error, not a silent no-op.
+    #[derive(Debug)]
+    struct Broken;
+    impl poisson_nd::Region<2> for Broken {
+        fn contains(&self, _: &Point<2>) -> bool {
+            true
+        }
+        fn bounding_box(&self) -> (Point<2>, Point<2>) {
+            ([0.0, f64::NAN], [1.0, 1.0])
+        }
+    }
+    let mut set = PoissonSet::new(unit, 0.1).unwrap();
+    assert!(matches!(set.fill(&Broken, &mut rng_from_seed(1)), Err(Error::NonFinite { .. })));
+    assert!(set.is_empty());
     // A field value outside its bounds stops a fill and is reported; an insert refuses it.
     let liar = FnField::new(|p: &[f64; 2]| if p[0] < 0.5 { 0.05 } else { 0.5 }, 0.05, 0.1).unwrap();
     let mut set = PoissonSet::builder_with_field(unit, liar).build().unwrap();
