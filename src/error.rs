@@ -324,4 +324,9 @@ pub enum Error {
         /// Why, in words.
         reason: &'static str,
     },
+
+    /// A saved live set cannot be restored: the snapshot is inconsistent, or the field
+    /// attached to it is not the one it was saved with.
+    #[error("the saved live set cannot be restored: {0}")]
+    InvalidSnapshot(String),
 }

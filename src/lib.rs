@@ -36,6 +36,10 @@
 //!   intersection and difference ([`region`]). Every sampler takes one with `with_region`;
 //!   radius-driven samplers fill every piece of it, count-driven ones return exactly n points
 //!   inside it.
+//! - Live sets: [`PoissonSet`] keeps its grid and active front between calls — insert,
+//!   remove, fill an area (a hole, a newly loaded piece) without moving existing points,
+//!   nearest and range queries, stable ids; saved and loaded with the `serde` feature
+//!   ([`live`]).
 #![deny(missing_docs)]
 // User input reaches the library's code paths: no unwrap, expect or panic there.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -51,6 +55,7 @@ pub mod domain;
 pub mod error;
 pub mod field;
 pub mod grid;
+pub mod live;
 pub mod packing;
 pub mod point;
 pub mod region;
@@ -64,6 +69,7 @@ pub use field::{
     ConstantField, DensityField, DensityMapping, FnField, GriddedField, PairRule, RadiusField,
 };
 pub use grid::{GridResolution, Tuning};
+pub use live::{PointId, PoissonSet};
 pub use point::Point;
 pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Sampler, StopReason};

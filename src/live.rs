@@ -1,0 +1,1011 @@
+//! A live Poisson-disk set: points added, removed and refilled in place.
+//!
+//! [`PoissonSet`] keeps its grid and its active front between calls. Points come in by
+//! [`insert`](PoissonSet::insert) (accepted only if they keep the minimum distance) and by
+//! [`fill`](PoissonSet::fill) (Bridson's algorithm continued from the current front inside
+//! an area, with a restart scan that leaves no uncovered place); they go by
+//! [`remove`](PoissonSet::remove), which re-activates the neighbours that can reach the freed
+//! space. Ids are stable and never reused. With the `serde` feature a set saves and loads
+//! ([`Snapshot`]) and continues exactly as if it had never been saved.
+//!
+//! The invariants, and why they hold, are in docs/algorithms.md ("Live sets").
+//!
+//! ```
+//! use poisson_nd::live::PoissonSet;
+//! use poisson_nd::region::Ball;
+//! use poisson_nd::rng::rng_from_seed;
+//! use poisson_nd::{Domain, StopReason};
+//!
+//! let mut rng = rng_from_seed(1);
+//! let mut set = PoissonSet::new(Domain::<2>::unit(), 0.05)?;
+//! let first = set.insert([0.5, 0.5]).expect("the set is empty");
+//! // Too close to the first point: refused, naming it.
+//! assert_eq!(set.insert([0.52, 0.5]).unwrap_err().conflicting(), Some(first));
+//! let report = set.fill_all(&mut rng)?;
+//! assert_eq!(report.stop, StopReason::Exhausted);
+//!
+//! // Cut a hole, then fill it again: the points outside it stay where they were.
+//! let hole = Ball::new([0.3, 0.3], 0.15)?;
+//! let inside: Vec<_> = set.within(&[0.3, 0.3], 0.15);
+//! for id in &inside {
+//!     set.remove(*id);
+//! }
+//! assert!(set.within(&[0.3, 0.3], 0.15).is_empty());
+//! let kept: Vec<_> = set.iter().map(|(id, p)| (id, *p)).collect();
+//! let refill = set.fill(&hole, &mut rng)?;
+//! assert!(refill.added > 0);
+//! assert!(kept.iter().all(|(id, p)| set.get(*id) == Some(p)));
+//! assert!(set.nearest(&[0.3, 0.3]).is_some_and(|(_, d)| d < 0.1));
+//! # Ok::<(), poisson_nd::Error>(())
+//! ```
+
+mod grid;
+mod snapshot;
+
+pub use snapshot::Snapshot;
+
+use crate::defaults;
+use crate::domain::Domain;
+use crate::error::Error;
+use crate::field::{FieldSetup, PairRule, RadiusField, resolve_field};
+use crate::point::Point;
+use crate::region::scan::probes_per_axis;
+use crate::region::shape::for_lattice;
+use crate::region::{BoxClass, Region, WholeDomain};
+use crate::rng::{standard_normal_pair, uniform_index, uniform_symmetric, uniform01};
+use crate::sampler::StopReason;
+use grid::{CellGrid, Member};
+use rand::Rng;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The stable name of a point in a [`PoissonSet`]: ids are handed out in increasing order and
+/// never reused, so an id removed stays unknown for ever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PointId(u64);
+
+impl PointId {
+    /// The id as a number (the order in which points entered the set).
+    pub fn get(self) -> u64 {
+        self.0
+    }
+}
+
+impl std::fmt::Display for PointId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Why [`PoissonSet::insert`] refused a point.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InsertError {
+    /// The point lies outside a closed box (or has a coordinate that is not finite).
+    #[error("the point lies outside the domain")]
+    OutsideDomain,
+    /// A stored point is closer than the minimum distance (the pair rule's with a field): the
+    /// nearest such point (the smaller id on a tie) and its distance.
+    #[error("point {id} is {distance} away, closer than the minimum distance")]
+    Conflict {
+        /// The nearest conflicting point.
+        id: PointId,
+        /// Its distance (toroidal in a periodic box).
+        distance: f64,
+    },
+    /// The radius field gave an invalid value at the point (NaN, not positive or outside its
+    /// declared bounds); nothing was stored.
+    #[error("{0}")]
+    InvalidField(Error),
+    /// The set holds its point limit.
+    #[error("the set holds its point limit")]
+    PointLimit,
+}
+
+impl InsertError {
+    /// The conflicting point's id, for [`InsertError::Conflict`].
+    pub fn conflicting(&self) -> Option<PointId> {
+        match self {
+            InsertError::Conflict { id, .. } => Some(*id),
+            _ => None,
+        }
+    }
+}
+
+/// What one [`PoissonSet::fill`] did.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct FillReport {
+    /// Points added.
+    pub added: usize,
+    /// Candidates drawn (around active points, and the restart scan's darts and seeds).
+    pub attempts: u64,
+    /// Why it stopped: [`StopReason::Exhausted`] when the area is filled (the front died and
+    /// the restart scan found no uncovered place), [`StopReason::PointLimit`] or
+    /// [`StopReason::InvalidField`] (see [`field_error`](Self::field_error)) otherwise.
+    pub stop: StopReason,
+    /// The radius field's invalid value that stopped the fill, if one did.
+    pub field_error: Option<Error>,
+}
+
+/// A stored point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Entry<const D: usize> {
+    point: Point<D>,
+    radius: f64,
+    /// Whether the id is in the active list (once).
+    active: bool,
+}
+
+/// A mutable Poisson-disk set in a box (closed or periodic) that keeps its grid and active
+/// front between calls: insert, remove, fill an area, query, save and load.
+///
+/// **Invariant.** No two stored points are closer than the minimum distance: `r` for one
+/// radius; with a [`RadiusField`], the [`PairRule`]'s distance of their two radii (each point
+/// keeps the radius the field gave where it was stored). Every operation keeps it: a point is
+/// stored only after the grid shows no conflicting point.
+///
+/// - [`insert`](Self::insert) stores a given point (wrapped into a periodic box) or says
+///   which point it conflicts with; stored points become active.
+/// - [`remove`](Self::remove) frees the space of a point and re-activates every neighbour
+///   whose shell of candidates can reach the freed space (docs/algorithms.md, "Live sets").
+/// - [`fill`](Self::fill) continues Bridson's algorithm inside an area (any [`Region`], the
+///   domain's box being the outer limit) from the active points whose shell reaches it, then
+///   seeds every place left uncovered by a restart scan; existing points never move.
+///   [`fill_all`](Self::fill_all) fills the whole box.
+/// - Queries: [`nearest`](Self::nearest), [`within`](Self::within), [`get`](Self::get),
+///   [`radius_of`](Self::radius_of), [`iter`](Self::iter) (by increasing id).
+/// - [`snapshot`](Self::snapshot) and [`from_snapshot`](Self::from_snapshot) save and restore
+///   the whole state (with the `serde` feature, serialisable).
+///
+/// **Determinism.** The same operations with the same generators give the same set: the
+/// same ids, points and order. No result depends on the order in which the grid's hash map
+/// happens to hold its cells.
+///
+/// ```
+/// use poisson_nd::live::PoissonSet;
+/// use poisson_nd::region::BoxRegion;
+/// use poisson_nd::rng::rng_from_seed;
+/// use poisson_nd::Domain;
+///
+/// let domain = Domain::from_origin_and_extent([0.0, 0.0], [4.0, 1.0])?.periodic();
+/// let mut set = PoissonSet::new(domain, 0.1)?;
+/// let mut rng = rng_from_seed(5);
+/// // Load the world piece by piece: the left half, then the right half.
+/// set.fill(&BoxRegion::new([0.0, 0.0], [2.0, 1.0])?, &mut rng)?;
+/// let left = set.len();
+/// set.fill(&BoxRegion::new([2.0, 0.0], [4.0, 1.0])?, &mut rng)?;
+/// assert!(set.len() > left);
+/// // Every pair keeps the distance, across the seam too.
+/// let points: Vec<_> = set.iter().map(|(_, p)| *p).collect();
+/// for (i, p) in points.iter().enumerate() {
+///     for q in &points[i + 1..] {
+///         assert!(domain.distance_squared(p, q) >= 0.1 * 0.1);
+///     }
+/// }
+/// # Ok::<(), poisson_nd::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct PoissonSet<const D: usize> {
+    domain: Domain<D>,
+    /// The one radius, or the field's rmin.
+    radius: f64,
+    /// The one radius, or the field's rmax.
+    rmax: f64,
+    field: Option<FieldSetup<D>>,
+    attempts: u32,
+    max_points: usize,
+    entries: BTreeMap<u64, Entry<D>>,
+    grid: CellGrid<D>,
+    /// Active ids, in the order the fill draws them from; may hold ids of removed points
+    /// (skipped, and dropped at the next fill or compaction).
+    active: Vec<u64>,
+    /// Stored points that are active.
+    active_count: usize,
+    next_id: u64,
+}
+
+/// The configuration of a [`PoissonSet`] before it is checked: setters cannot fail and
+/// [`build`](Self::build) validates the whole.
+#[derive(Clone)]
+pub struct PoissonSetBuilder<const D: usize> {
+    domain: Domain<D>,
+    radius: f64,
+    field: Option<Arc<dyn RadiusField<D>>>,
+    pair_rule: PairRule,
+    attempts: u32,
+    max_points: usize,
+}
+
+impl<const D: usize> std::fmt::Debug for PoissonSetBuilder<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PoissonSetBuilder")
+            .field("domain", &self.domain)
+            .field("radius", &self.radius)
+            .field("field", &self.field)
+            .field("pair_rule", &self.pair_rule)
+            .field("attempts", &self.attempts)
+            .field("max_points", &self.max_points)
+            .finish()
+    }
+}
+
+impl<const D: usize> PoissonSetBuilder<D> {
+    /// Replaces the radius by a radius field: each point keeps the field's radius where it
+    /// is stored, and every pair keeps the pair rule's distance
+    /// ([`with_pair_rule`](Self::with_pair_rule), default [`PairRule::Max`]). A
+    /// [`ConstantField`](crate::field::ConstantField) is one radius.
+    #[must_use]
+    pub fn with_radius_field(mut self, field: impl RadiusField<D> + 'static) -> Self {
+        self.field = Some(Arc::new(field));
+        self
+    }
+
+    /// Sets the pair rule of a radius field (default [`PairRule::Max`]); with one radius it
+    /// changes nothing.
+    #[must_use]
+    pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
+        self.pair_rule = rule;
+        self
+    }
+
+    /// Sets `k`, the candidates tried around an active point before it retires (default
+    /// [`defaults::ATTEMPTS`]).
+    #[must_use]
+    pub fn with_attempts(mut self, k: u32) -> Self {
+        self.attempts = k;
+        self
+    }
+
+    /// Sets the most points the set may hold (default [`defaults::MAX_POINTS`]): inserts
+    /// past it are refused and a fill stops there.
+    #[must_use]
+    pub fn with_max_points(mut self, max_points: usize) -> Self {
+        self.max_points = max_points;
+        self
+    }
+
+    /// Checks the configuration and makes an empty set.
+    ///
+    /// Errors: a radius that is not finite and positive ([`Error::InvalidRadius`]); `k = 0`
+    /// or a point limit of 0 ([`Error::ZeroCount`]); with a field, bounds that are not
+    /// `0 < rmin ≤ rmax < ∞` ([`Error::InvalidRadiusBounds`]) or so far apart that a conflict
+    /// query would visit too many cells ([`Error::RadiusRatioTooLarge`]); a grid with more
+    /// cells than can be numbered ([`Error::GridTooLarge`]).
+    pub fn build(self) -> Result<PoissonSet<D>, Error> {
+        let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
+        if !(radius.is_finite() && radius > 0.0) {
+            return Err(Error::InvalidRadius(radius));
+        }
+        if self.attempts == 0 {
+            return Err(Error::ZeroCount("k (attempts per active point)"));
+        }
+        if self.max_points == 0 {
+            return Err(Error::ZeroCount("max_points"));
+        }
+        let rmax = field.as_ref().map_or(radius, |setup| setup.rmax);
+        PoissonSet::empty(self.domain, radius, rmax, field, self.attempts, self.max_points)
+    }
+}
+
+/// The grid's smallest cell side, relative to the conflict reach it is laid out for: a hair
+/// more than the reach, so that the 3^D block around a point's cell holds every point closer
+/// than the reach despite rounding (docs/algorithms.md, "Live sets").
+const CELL_MARGIN: f64 = 1.0 + 1e-6;
+
+/// The most cells a conflict query may walk (as the samplers' radius-field limit).
+const QUERY_CELL_LIMIT: usize = 1 << 22;
+
+/// Darts tried in a scan cell with an uncovered witness before the witness is the seed.
+const DARTS_PER_CELL: usize = 8;
+
+/// The most cells a restart scan may walk over one area.
+const SCAN_CELL_LIMIT: f64 = (1u64 << 48) as f64;
+
+impl<const D: usize> PoissonSet<D> {
+    /// The configuration of a live set in `domain` with minimum distance `radius` and every
+    /// default; set what you need, then [`build`](PoissonSetBuilder::build).
+    pub fn builder(domain: Domain<D>, radius: f64) -> PoissonSetBuilder<D> {
+        PoissonSetBuilder {
+            domain,
+            radius,
+            field: None,
+            pair_rule: PairRule::default(),
+            attempts: defaults::ATTEMPTS,
+            max_points: defaults::MAX_POINTS,
+        }
+    }
+
+    /// The configuration of a live set in `domain` with a radius field (see
+    /// [`PoissonSetBuilder::with_radius_field`]) and every other default.
+    ///
+    /// ```
+    /// use poisson_nd::live::PoissonSet;
+    /// use poisson_nd::field::{FnField, PairRule};
+    /// use poisson_nd::Domain;
+    /// let field = FnField::new(|p: &[f64; 2]| 0.02 + 0.04 * p[0], 0.02, 0.06)?;
+    /// let mut set = PoissonSet::builder_with_field(Domain::unit(), field)
+    ///     .with_pair_rule(PairRule::Mean)
+    ///     .build()?;
+    /// let id = set.insert([0.5, 0.5]).expect("empty set");
+    /// assert_eq!(set.radius_of(id), Some(0.04));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn builder_with_field(
+        domain: Domain<D>,
+        field: impl RadiusField<D> + 'static,
+    ) -> PoissonSetBuilder<D> {
+        let (rmin, _) = field.bounds();
+        Self::builder(domain, rmin).with_radius_field(field)
+    }
+
+    /// An empty live set with every default: `PoissonSet::builder(domain, radius).build()`.
+    /// Errors as [`PoissonSetBuilder::build`].
+    pub fn new(domain: Domain<D>, radius: f64) -> Result<Self, Error> {
+        Self::builder(domain, radius).build()
+    }
+
+    /// An empty set with checked settings: lays out the grid.
+    fn empty(
+        domain: Domain<D>,
+        radius: f64,
+        rmax: f64,
+        field: Option<FieldSetup<D>>,
+        attempts: u32,
+        max_points: usize,
+    ) -> Result<Self, Error> {
+        // One radius: cells of side r (and a hair), a 3^D block. A field: cells from
+        // √(rmin·rmax) as the samplers' grid, reaching rmax.
+        let length = match &field {
+            None => radius,
+            Some(_) => (radius * rmax).sqrt(),
+        } * CELL_MARGIN;
+        if field.is_some() {
+            let per_axis = 2.0 * (rmax / length).ceil() + 1.0;
+            let cells = per_axis.powi(D as i32);
+            if cells > QUERY_CELL_LIMIT as f64 {
+                return Err(Error::RadiusRatioTooLarge {
+                    ratio: rmax / radius,
+                    cells,
+                    limit: QUERY_CELL_LIMIT,
+                });
+            }
+        }
+        let grid = CellGrid::new(&domain, length)?;
+        Ok(PoissonSet {
+            domain,
+            radius,
+            rmax,
+            field,
+            attempts,
+            max_points,
+            entries: BTreeMap::new(),
+            grid,
+            active: Vec::new(),
+            active_count: 0,
+            next_id: 0,
+        })
+    }
+
+    /// The box the points live in (its metric measures every distance).
+    pub fn domain(&self) -> &Domain<D> {
+        &self.domain
+    }
+
+    /// The minimum distance: the one radius, or a field's lower bound rmin (which every pair
+    /// keeps under every rule).
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// The radius bounds `(rmin, rmax)`: `(r, r)` for one radius.
+    pub fn radius_bounds(&self) -> (f64, f64) {
+        (self.radius, self.rmax)
+    }
+
+    /// The radius field, `None` for one radius (a constant field is one radius).
+    pub fn radius_field(&self) -> Option<&dyn RadiusField<D>> {
+        self.field.as_ref().map(|setup| &*setup.field)
+    }
+
+    /// The pair rule ([`PairRule::Max`] for one radius).
+    pub fn pair_rule(&self) -> PairRule {
+        self.field.as_ref().map_or(PairRule::default(), |setup| setup.rule)
+    }
+
+    /// Candidates per active point, `k`.
+    pub fn attempts(&self) -> u32 {
+        self.attempts
+    }
+
+    /// The point limit.
+    pub fn max_points(&self) -> usize {
+        self.max_points
+    }
+
+    /// Number of stored points.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no point is stored.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Number of active points: those around which a fill may still try candidates.
+    pub fn active_len(&self) -> usize {
+        self.active_count
+    }
+
+    /// Whether `id` is stored and active.
+    pub fn is_active(&self, id: PointId) -> bool {
+        self.entries.get(&id.0).is_some_and(|e| e.active)
+    }
+
+    /// The id the next stored point will get.
+    pub fn next_id(&self) -> PointId {
+        PointId(self.next_id)
+    }
+
+    /// The point `id`, if it is stored.
+    pub fn get(&self, id: PointId) -> Option<&Point<D>> {
+        self.entries.get(&id.0).map(|e| &e.point)
+    }
+
+    /// The radius of point `id` (the one radius, or the field's value where it was stored),
+    /// if it is stored.
+    pub fn radius_of(&self, id: PointId) -> Option<f64> {
+        self.entries.get(&id.0).map(|e| e.radius)
+    }
+
+    /// Every stored point with its id, by increasing id (the order they entered the set).
+    pub fn iter(&self) -> impl Iterator<Item = (PointId, &Point<D>)> + '_ {
+        self.entries.iter().map(|(&id, e)| (PointId(id), &e.point))
+    }
+
+    /// The stored points by increasing id, as a vector.
+    pub fn points(&self) -> Vec<Point<D>> {
+        self.entries.values().map(|e| e.point).collect()
+    }
+
+    /// The distance two points with radii `ri` and `rj` keep.
+    #[inline]
+    fn pair_distance(&self, ri: f64, rj: f64) -> f64 {
+        match &self.field {
+            None => self.radius,
+            Some(setup) => setup.rule.distance(ri, rj),
+        }
+    }
+
+    /// The radius a point stored at `p` takes, or the field's error there.
+    #[inline]
+    fn radius_at(&self, p: &Point<D>) -> Result<f64, Error> {
+        match &self.field {
+            None => Ok(self.radius),
+            Some(setup) => setup.radius_at(p),
+        }
+    }
+
+    /// Whether a point at `p` (in the box) with radius `r` would conflict with a stored one.
+    #[inline]
+    fn has_conflict(&self, p: &Point<D>, r: f64) -> bool {
+        let reach = self.pair_distance(r, self.rmax);
+        self.grid.visit(p, reach, |m| {
+            let d = self.pair_distance(r, m.radius);
+            self.domain.distance_squared(p, &m.point) < d * d
+        })
+    }
+
+    /// The nearest stored point that a point at `p` with radius `r` would conflict with (the
+    /// smaller id on a tie), and its squared distance.
+    fn closest_conflict(&self, p: &Point<D>, r: f64) -> Option<(u64, f64)> {
+        let reach = self.pair_distance(r, self.rmax);
+        let mut best: Option<(u64, f64)> = None;
+        self.grid.visit(p, reach, |m| {
+            let d = self.pair_distance(r, m.radius);
+            let d2 = self.domain.distance_squared(p, &m.point);
+            if d2 < d * d && best.is_none_or(|(id, b)| (d2, m.id) < (b, id)) {
+                best = Some((m.id, d2));
+            }
+            false
+        });
+        best
+    }
+
+    /// Stores a point known to keep the distance, active or not; returns its id. The caller
+    /// puts an active id in a list.
+    fn store(&mut self, point: Point<D>, radius: f64, active: bool) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.entries.insert(id, Entry { point, radius, active });
+        self.grid.insert(Member { id, point, radius });
+        if active {
+            self.active_count += 1;
+        }
+        id
+    }
+
+    /// Stores `p` if it keeps the minimum distance to every stored point; it becomes active.
+    /// In a periodic box `p` is wrapped into the box first (the stored point is the wrapped
+    /// one); with a radius field it takes the field's radius there.
+    ///
+    /// Errors: [`InsertError::OutsideDomain`] outside a closed box or for a coordinate that
+    /// is not finite; [`InsertError::Conflict`] with the nearest conflicting point;
+    /// [`InsertError::InvalidField`]; [`InsertError::PointLimit`].
+    pub fn insert(&mut self, p: Point<D>) -> Result<PointId, InsertError> {
+        if self.len() >= self.max_points {
+            return Err(InsertError::PointLimit);
+        }
+        let p = self.domain.wrap_into_box(&p).ok_or(InsertError::OutsideDomain)?;
+        let r = self.radius_at(&p).map_err(InsertError::InvalidField)?;
+        if let Some((id, d2)) = self.closest_conflict(&p, r) {
+            return Err(InsertError::Conflict { id: PointId(id), distance: d2.sqrt() });
+        }
+        let id = self.store(p, r, true);
+        self.active.push(id);
+        Ok(PointId(id))
+    }
+
+    /// Removes point `id` and returns where it was; `None` (and nothing changes) when no
+    /// point has that id, now or ever.
+    ///
+    /// Every stored point `q` whose shell of candidates (within `2·r_q` of it) can reach space
+    /// the removal freed becomes active again: those with `|q − x| < 2·r_q + rule(rmax, r_x)`
+    /// for the removed point `x` (`3r` for one radius); docs/algorithms.md ("Live sets")
+    /// says why these and no others. They join the active list by increasing id.
+    pub fn remove(&mut self, id: PointId) -> Option<Point<D>> {
+        let entry = self.entries.remove(&id.0)?;
+        self.grid.remove(id.0, &entry.point);
+        if entry.active {
+            self.active_count -= 1;
+        }
+        let x = entry.point;
+        let freed = self.pair_distance(self.rmax, entry.radius);
+        let reach = 2.0 * self.rmax + freed;
+        let mut woken = Vec::new();
+        self.grid.visit(&x, reach * CELL_MARGIN, |m| {
+            let limit = (2.0 * m.radius + freed) * CELL_MARGIN;
+            if self.domain.distance_squared(&x, &m.point) < limit * limit {
+                woken.push(m.id);
+            }
+            false
+        });
+        woken.sort_unstable();
+        for q in woken {
+            if let Some(e) = self.entries.get_mut(&q)
+                && !e.active
+            {
+                e.active = true;
+                self.active_count += 1;
+                self.active.push(q);
+            }
+        }
+        // Ids of removed points linger in the active list until a fill; drop them when
+        // they outnumber the live ones.
+        if self.active.len() > 2 * self.active_count + 64 {
+            let entries = &self.entries;
+            self.active.retain(|q| entries.get(q).is_some_and(|e| e.active));
+        }
+        Some(x)
+    }
+
+    /// The stored point nearest to `p` (toroidally on a torus; `p` is wrapped first) and
+    /// its distance; the smaller id on a tie. `None` for an empty set or a coordinate that is
+    /// not finite.
+    pub fn nearest(&self, p: &Point<D>) -> Option<(PointId, f64)> {
+        if self.is_empty() || !p.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        let p = self.domain.wrap(p)?;
+        // A reach that grows until it holds a point: every point within the reach is seen,
+        // so the nearest seen within it is the nearest of all. A point seen beyond the reach
+        // bounds the answer: one more walk out to it settles it.
+        let mut reach = self.radius;
+        loop {
+            let mut best: Option<(u64, f64)> = None;
+            self.grid.visit(&p, reach, |m| {
+                let d2 = self.domain.distance_squared(&p, &m.point);
+                if best.is_none_or(|(id, b)| (d2, m.id) < (b, id)) {
+                    best = Some((m.id, d2));
+                }
+                false
+            });
+            match best {
+                Some((id, d2)) if d2 <= reach * reach => return Some((PointId(id), d2.sqrt())),
+                Some((_, d2)) => reach = d2.sqrt() * (1.0 + 1e-9),
+                None => reach *= 2.0,
+            }
+        }
+    }
+
+    /// The ids of the stored points at distance at most `distance` from `p` (toroidally on a
+    /// torus; `p` is wrapped first), by increasing id. Empty for a distance that is negative
+    /// or NaN, or a coordinate that is not finite.
+    pub fn within(&self, p: &Point<D>, distance: f64) -> Vec<PointId> {
+        if distance.is_nan() || distance < 0.0 || !p.iter().all(|x| x.is_finite()) {
+            return Vec::new();
+        }
+        let Some(p) = self.domain.wrap(p) else { return Vec::new() };
+        let d2 = distance * distance;
+        let mut ids = Vec::new();
+        self.grid.visit(&p, distance, |m| {
+            if self.domain.distance_squared(&p, &m.point) <= d2 {
+                ids.push(PointId(m.id));
+            }
+            false
+        });
+        ids.sort_unstable();
+        ids
+    }
+
+    /// [`fill`](Self::fill) over the whole box.
+    ///
+    /// Errors as [`fill`](Self::fill).
+    pub fn fill_all<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<FillReport, Error> {
+        let whole = WholeDomain::new(self.domain);
+        self.fill(&whole, rng)
+    }
+
+    /// Continues Bridson's algorithm inside `area` and fills it: existing points never move,
+    /// and only points of `area` (inside the domain's box) are added.
+    ///
+    /// 1. The front: every active point whose shell (the ball of radius `2r` around it)
+    ///    meets the area's bounding box takes part, in the active list's order; the others
+    ///    wait for a later fill. Candidates are drawn uniformly by volume in the shell
+    ///    `[r, 2r]` around a randomly chosen one, wrapped into a periodic box, and rejected
+    ///    outside the box, outside the area, or closer than the minimum distance to a stored
+    ///    point; the first accepted of `k` is stored and active. When all `k` fail the
+    ///    point retires, unless one of them failed only for lying outside the area: then the
+    ///    point stays active for a fill elsewhere.
+    /// 2. The restart scan: when the front dies, cells of side at most `rmin/√D` over the
+    ///    area's box are walked in a fixed order (axis 0 fastest); a cell's witness (its
+    ///    centre when the area holds the whole cell, else the first of a lattice of probes
+    ///    that the area holds) that no stored point covers (a point there would conflict)
+    ///    seeds the front again, by a uniform dart in the cell or the witness itself.
+    ///
+    /// **Coverage.** When the fill ends with [`StopReason::Exhausted`], every witness is
+    /// closer than the pair rule's distance to a stored point; hence every point `x` of the
+    /// area in a cell with a witness is closer than `rmin + rmax` to a stored point (`2r` for
+    /// one radius), and every `x` whose ball of radius `rmin/(2m)` lies in the area (`m` probes
+    /// per axis: 4 up to 2D, 3 in 3D, 2 beyond) closer than `rmin·(1 + 1/(2m)) + rmax`
+    /// (docs/algorithms.md, "Live sets").
+    ///
+    /// The area is tested on points of the box: on a torus, an area that crosses the box's
+    /// faces is given as its pieces inside the box (a union).
+    ///
+    /// Errors: an area whose bounding box has a NaN corner ([`Error::NonFinite`]); a scan of
+    /// more than 2^48 cells ([`Error::GridTooLarge`]). An area that misses the box adds
+    /// nothing.
+    pub fn fill<G: Region<D> + ?Sized, R: Rng + ?Sized>(
+        &mut self,
+        area: &G,
+        rng: &mut R,
+    ) -> Result<FillReport, Error> {
+        let mut report =
+            FillReport { added: 0, attempts: 0, stop: StopReason::Exhausted, field_error: None };
+        let Some(scan) = self.scan_for(area)? else { return Ok(report) };
+        let mut working = Vec::new();
+        let mut parked = Vec::new();
+        for id in std::mem::take(&mut self.active) {
+            let Some(e) = self.entries.get(&id).filter(|e| e.active) else { continue };
+            if self.ball_meets_box(&e.point, 2.0 * e.radius, &scan.lower, &scan.upper) {
+                working.push(id);
+            } else {
+                parked.push(id);
+            }
+        }
+        let outcome =
+            self.fill_front_and_scan(area, scan, &mut working, &mut parked, &mut report, rng);
+        if let Err(stop) = outcome {
+            report.stop = stop;
+        }
+        parked.append(&mut working);
+        self.active = parked;
+        Ok(report)
+    }
+
+    /// The restart scan over `area`'s bounding box ∩ the domain's box, or `None` when they
+    /// do not meet.
+    fn scan_for<G: Region<D> + ?Sized>(&self, area: &G) -> Result<Option<ScanCells<D>>, Error> {
+        let (lower, upper) = area.bounding_box();
+        let origin = self.domain.origin();
+        let extent = self.domain.extent();
+        let mut low = [0.0; D];
+        let mut high = [0.0; D];
+        for i in 0..D {
+            for (k, value) in [lower[i], upper[i]].into_iter().enumerate() {
+                if value.is_nan() {
+                    return Err(Error::NonFinite {
+                        what: "area bounding box coordinate",
+                        index: k * D + i,
+                        value,
+                    });
+                }
+            }
+            low[i] = lower[i].max(origin[i]);
+            high[i] = upper[i].min(origin[i] + extent[i]);
+            if low[i] >= high[i] {
+                return Ok(None);
+            }
+        }
+        let target = self.radius / (D as f64).sqrt();
+        let mut cells = [1u64; D];
+        let mut total = 1.0f64;
+        for i in 0..D {
+            let n = ((high[i] - low[i]) / target).ceil().max(1.0);
+            total *= n;
+            if total.is_nan() || total > SCAN_CELL_LIMIT {
+                return Err(Error::GridTooLarge { cells: total });
+            }
+            cells[i] = n as u64;
+        }
+        Ok(Some(ScanCells {
+            lower: low,
+            upper: high,
+            side: std::array::from_fn(|i| (high[i] - low[i]) / cells[i] as f64),
+            cells,
+            total: total as u64,
+            next: 0,
+            pending: None,
+        }))
+    }
+
+    /// Whether the ball of radius `radius` around `p` meets the box `[lower, upper]`
+    /// (toroidally on a torus), with a hair of slack.
+    fn ball_meets_box(
+        &self,
+        p: &Point<D>,
+        radius: f64,
+        lower: &Point<D>,
+        upper: &Point<D>,
+    ) -> bool {
+        let extent = self.domain.extent();
+        let mut sum = 0.0;
+        for i in 0..D {
+            let gap = |x: f64| (lower[i] - x).max(x - upper[i]).max(0.0);
+            let mut g = gap(p[i]);
+            if self.domain.is_periodic() {
+                g = g.min(gap(p[i] - extent[i])).min(gap(p[i] + extent[i]));
+            }
+            sum += g * g;
+        }
+        let reach = radius * CELL_MARGIN;
+        sum <= reach * reach
+    }
+
+    /// The front, then the restart scan's seeds each followed by the front again, until the
+    /// scan is over (`Ok`) or a stop (`Err`).
+    fn fill_front_and_scan<G: Region<D> + ?Sized, R: Rng + ?Sized>(
+        &mut self,
+        area: &G,
+        mut scan: ScanCells<D>,
+        working: &mut Vec<u64>,
+        parked: &mut Vec<u64>,
+        report: &mut FillReport,
+        rng: &mut R,
+    ) -> Result<(), StopReason> {
+        loop {
+            self.grow(area, working, parked, report, rng)?;
+            let seed = self.next_seed(area, &mut scan, report, rng)?;
+            let Some((point, radius)) = seed else { return Ok(()) };
+            if self.len() >= self.max_points {
+                return Err(StopReason::PointLimit);
+            }
+            working.push(self.store(point, radius, true));
+            report.added += 1;
+        }
+    }
+
+    /// Records a field error in the report: the fill stops.
+    fn field_failure(report: &mut FillReport, error: Error) -> StopReason {
+        report.field_error = Some(error);
+        StopReason::InvalidField
+    }
+
+    /// Bridson's loop over the working front until it dies.
+    fn grow<G: Region<D> + ?Sized, R: Rng + ?Sized>(
+        &mut self,
+        area: &G,
+        working: &mut Vec<u64>,
+        parked: &mut Vec<u64>,
+        report: &mut FillReport,
+        rng: &mut R,
+    ) -> Result<(), StopReason> {
+        while !working.is_empty() {
+            if self.len() >= self.max_points {
+                return Err(StopReason::PointLimit);
+            }
+            let slot = uniform_index(rng, working.len());
+            let id = working[slot];
+            let Some(&Entry { point: centre, radius: rc, .. }) = self.entries.get(&id) else {
+                working.swap_remove(slot);
+                continue;
+            };
+            let mut left_area = false;
+            let mut accepted = None;
+            for _ in 0..self.attempts {
+                report.attempts += 1;
+                let candidate = shell_candidate(&centre, rc, rng);
+                let Some(candidate) = self.domain.wrap_into_box(&candidate) else { continue };
+                if !area.contains(&candidate) {
+                    left_area = true;
+                    continue;
+                }
+                let r = match self.radius_at(&candidate) {
+                    Ok(r) => r,
+                    Err(error) => return Err(Self::field_failure(report, error)),
+                };
+                if !self.has_conflict(&candidate, r) {
+                    accepted = Some((candidate, r));
+                    break;
+                }
+            }
+            match accepted {
+                Some((point, radius)) => {
+                    working.push(self.store(point, radius, true));
+                    report.added += 1;
+                }
+                None => {
+                    working.swap_remove(slot);
+                    if left_area {
+                        parked.push(id);
+                    } else if let Some(e) = self.entries.get_mut(&id) {
+                        e.active = false;
+                        self.active_count -= 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The radius at `p` if no stored point covers it (a point there would keep the distance),
+    /// `None` if covered; the field's error stops the fill.
+    fn uncovered(&self, p: &Point<D>, report: &mut FillReport) -> Result<Option<f64>, StopReason> {
+        match self.radius_at(p) {
+            Ok(r) => Ok((!self.has_conflict(p, r)).then_some(r)),
+            Err(error) => Err(Self::field_failure(report, error)),
+        }
+    }
+
+    /// The restart scan's next seed and its radius: the pending witness if it is still
+    /// uncovered, else a dart in (or the witness of) the next cell with an uncovered witness;
+    /// `None` when the scan is over.
+    fn next_seed<G: Region<D> + ?Sized, R: Rng + ?Sized>(
+        &self,
+        area: &G,
+        scan: &mut ScanCells<D>,
+        report: &mut FillReport,
+        rng: &mut R,
+    ) -> Result<Option<(Point<D>, f64)>, StopReason> {
+        if let Some(witness) = scan.pending.take()
+            && let Some(r) = self.uncovered(&witness, report)?
+        {
+            report.attempts += 1;
+            return Ok(Some((witness, r)));
+        }
+        while scan.next < scan.total {
+            let (lower, upper) = scan.cell(scan.next);
+            scan.next += 1;
+            let Some(witness) = self.witness(area, &lower, &upper, &scan.side) else { continue };
+            let Some(witness_radius) = self.uncovered(&witness, report)? else { continue };
+            for _ in 0..DARTS_PER_CELL {
+                report.attempts += 1;
+                let dart: Point<D> =
+                    std::array::from_fn(|i| lower[i] + scan.side[i] * uniform01(rng));
+                if !(self.domain.contains(&dart) && area.contains(&dart)) {
+                    continue;
+                }
+                if let Some(r) = self.uncovered(&dart, report)? {
+                    scan.pending = Some(witness);
+                    return Ok(Some((dart, r)));
+                }
+            }
+            report.attempts += 1;
+            return Ok(Some((witness, witness_radius)));
+        }
+        Ok(None)
+    }
+
+    /// A point of the area in the cell `[lower, upper]`: the centre when the area holds the
+    /// whole cell, else the first probe of a lattice that it holds; always in the box.
+    fn witness<G: Region<D> + ?Sized>(
+        &self,
+        area: &G,
+        lower: &Point<D>,
+        upper: &Point<D>,
+        side: &[f64; D],
+    ) -> Option<Point<D>> {
+        match area.classify_box(lower, upper) {
+            BoxClass::Outside => None,
+            BoxClass::Inside => {
+                let centre = std::array::from_fn(|i| 0.5 * (lower[i] + upper[i]));
+                self.domain.contains(&centre).then_some(centre)
+            }
+            BoxClass::Straddling => {
+                let mut found = None;
+                for_lattice::<D>(probes_per_axis(D), |offsets| {
+                    let p: Point<D> = std::array::from_fn(|i| lower[i] + offsets[i] * side[i]);
+                    let hit = self.domain.contains(&p) && area.contains(&p);
+                    if hit {
+                        found = Some(p);
+                    }
+                    hit
+                });
+                found
+            }
+        }
+    }
+}
+
+/// The restart scan's cells over one area: side at most rmin/√D, so a cell's diagonal is at
+/// most rmin.
+#[derive(Debug, Clone)]
+struct ScanCells<const D: usize> {
+    lower: Point<D>,
+    upper: Point<D>,
+    side: [f64; D],
+    cells: [u64; D],
+    total: u64,
+    next: u64,
+    /// The witness of the cell whose dart was the latest seed: checked again once the front
+    /// has grown from the dart.
+    pending: Option<Point<D>>,
+}
+
+impl<const D: usize> ScanCells<D> {
+    /// The box of cell number `index` (axis 0 fastest).
+    fn cell(&self, index: u64) -> (Point<D>, Point<D>) {
+        let mut rest = index;
+        let cell: [u64; D] = std::array::from_fn(|i| {
+            let c = rest % self.cells[i];
+            rest /= self.cells[i];
+            c
+        });
+        let lower = std::array::from_fn(|i| self.lower[i] + cell[i] as f64 * self.side[i]);
+        let upper = std::array::from_fn(|i| {
+            // The last cell ends exactly at the box's face.
+            if cell[i] + 1 == self.cells[i] {
+                self.upper[i]
+            } else {
+                self.lower[i] + (cell[i] + 1) as f64 * self.side[i]
+            }
+        });
+        (lower, upper)
+    }
+}
+
+/// A candidate uniform by volume in the shell `[r, 2r]` around `centre`: by rejection from
+/// the cube up to 4D, a Gaussian direction and the inverted volume distribution beyond.
+fn shell_candidate<const D: usize, R: Rng + ?Sized>(
+    centre: &Point<D>,
+    r: f64,
+    rng: &mut R,
+) -> Point<D> {
+    if D <= 4 {
+        loop {
+            let v: [f64; D] = std::array::from_fn(|_| uniform_symmetric(rng));
+            let norm2: f64 = v.iter().map(|x| x * x).sum();
+            if (0.25..1.0).contains(&norm2) {
+                return std::array::from_fn(|i| centre[i] + 2.0 * r * v[i]);
+            }
+        }
+    }
+    let mut v = [0.0; D];
+    let mut norm2 = 0.0;
+    while norm2 == 0.0 {
+        for pair in v.chunks_mut(2) {
+            let (a, b) = standard_normal_pair(rng);
+            pair[0] = a;
+            if let Some(second) = pair.get_mut(1) {
+                *second = b;
+            }
+        }
+        norm2 = v.iter().map(|x| x * x).sum();
+    }
+    let u = uniform01(rng);
+    let length = r * libm::pow(1.0 + ((1u64 << D) as f64 - 1.0) * u, 1.0 / D as f64);
+    let factor = length / norm2.sqrt();
+    std::array::from_fn(|i| centre[i] + factor * v[i])
+}
