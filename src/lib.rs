@@ -36,6 +36,9 @@
 //!   intersection and difference ([`region`]). Every sampler takes one with `with_region`;
 //!   radius-driven samplers fill every piece of it, count-driven ones return exactly n points
 //!   inside it.
+//! - World scatter ([`scatter`]): several classes (trees, shrubs, rocks) on a heightmap, every
+//!   distance within and across classes guaranteed, lifted onto the terrain as instances
+//!   (position, rotation quaternion, scale).
 #![deny(missing_docs)]
 // User input reaches the library's code paths: no unwrap, expect or panic there.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -56,6 +59,7 @@ pub mod region;
 pub mod rng;
 pub mod sampler;
 pub mod samplers;
+pub mod scatter;
 
 pub use domain::Domain;
 pub use error::Error;
