@@ -52,7 +52,11 @@ impl Pose {
     /// not finite and positive; `scale_min > scale_max`.
     pub fn new(align: f64, scale_min: f64, scale_max: f64) -> Result<Self, Error> {
         if !(0.0..=1.0).contains(&align) {
-            return Err(Error::InvalidParameter { name: "align", expected: "in [0, 1]", value: align });
+            return Err(Error::InvalidParameter {
+                name: "align",
+                expected: "in [0, 1]",
+                value: align,
+            });
         }
         for (name, value) in [("scale_min", scale_min), ("scale_max", scale_max)] {
             if !(value.is_finite() && value > 0.0) {
@@ -101,7 +105,8 @@ impl Pose {
         let up = Vector3::y();
         let n = Vector3::from(normal);
         let target = up * (1.0 - self.align) + n * self.align;
-        let tilt = UnitQuaternion::rotation_between(&up, &target).unwrap_or_else(UnitQuaternion::identity);
+        let tilt =
+            UnitQuaternion::rotation_between(&up, &target).unwrap_or_else(UnitQuaternion::identity);
         (tilt * yaw, scale.clamp(self.scale_min, self.scale_max))
     }
 }

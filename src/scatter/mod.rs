@@ -8,8 +8,8 @@
 //!   [`Region`], [`PlacementRules`] (slope and height bands, radius growing with slope) and
 //!   [`Pose`] (how far it leans with the terrain, its scale range).
 //! - [`Scatter`]: the classes on one terrain, with the distance between classes (by default
-//!   the [`PairRule`] of the two points' own radii, `max(rᵢ, rⱼ)`; overridable per pair by a
-//!   constant). [`Scatter::sample`] places the ground points, [`Scatter::lift`] makes them
+//!   the [`PairRule`] of the two points' own radii, the mean `(rᵢ + rⱼ)/2`, so that footprints
+//!   of radius `r/2` never overlap; overridable per pair by a constant). [`Scatter::sample`] places the ground points, [`Scatter::lift`] makes them
 //!   [`Instance`]s.
 //!
 //! Classes are placed in priority order, largest radius first (docs/algorithms.md, "World
@@ -237,9 +237,16 @@ impl ScatterBuilder {
         Ok(self)
     }
 
-    /// Sets the pair rule (default [`PairRule::Max`]): within a class two points with radii
+    /// Sets the pair rule (default [`PairRule::Mean`]): within a class two points with radii
     /// `rᵢ`, `rⱼ` keep `rule(rᵢ, rⱼ)`, and so do two points of different classes without an
     /// override.
+    ///
+    /// The mean is the default because it makes the radius a footprint: each instance owns
+    /// the disc of radius `r/2` around it, and no two footprints overlap, whatever their
+    /// classes. With `max` a class of small radius must keep the large radius from every
+    /// point of a large class, so under a dense forest shrubs only find the rare clearings
+    /// the trees' fill leaves; with the mean they fill the space between the trees'
+    /// footprints. Within a class of one radius every rule is that radius.
     #[must_use]
     pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
         self.rule = rule;
@@ -306,7 +313,8 @@ impl ScatterBuilder {
         // Priority: the largest radius first, ties in declaration order (a stable sort).
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| {
-            let (ra, rb) = (self.classes[a].effective_bounds().1, self.classes[b].effective_bounds().1);
+            let (ra, rb) =
+                (self.classes[a].effective_bounds().1, self.classes[b].effective_bounds().1);
             rb.total_cmp(&ra)
         });
         let plans = multiclass::plan(&self, &domain, &order, &overrides)?;
@@ -368,13 +376,13 @@ impl ScatterPoints {
 }
 
 impl Scatter {
-    /// A builder over `terrain`, with no class yet, the pair rule `max`, `k = 30`.
+    /// A builder over `terrain`, with no class yet, the pair rule `mean`, `k = 30`.
     pub fn builder(terrain: Terrain) -> ScatterBuilder {
         ScatterBuilder {
             terrain,
             classes: Vec::new(),
             distances: Vec::new(),
-            rule: PairRule::Max,
+            rule: PairRule::Mean,
             attempts: crate::defaults::ATTEMPTS,
             max_points: crate::defaults::MAX_POINTS,
         }
@@ -419,7 +427,7 @@ impl Scatter {
     ///     .with_class(ScatterClass::new("rock", 3.0)?)
     ///     .with_distance("tree", "rock", 5.0)?
     ///     .build()?;
-    /// assert_eq!(scatter.required_distance(0, 8.0, 1, 2.0), 8.0); // max(8, 2)
+    /// assert_eq!(scatter.required_distance(0, 8.0, 1, 2.0), 5.0); // (8 + 2) / 2
     /// assert_eq!(scatter.required_distance(2, 3.0, 0, 8.0), 5.0); // the override
     /// assert_eq!(scatter.order(), &[0, 2, 1]); // tree, rock, shrub
     /// # Ok::<(), poisson_nd::Error>(())

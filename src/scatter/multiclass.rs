@@ -53,7 +53,8 @@ pub(crate) fn plan(
     let bounds: Vec<(f64, f64)> = builder.classes.iter().map(|c| c.effective_bounds()).collect();
     let mut plans = Vec::with_capacity(n);
     for (c, class) in builder.classes.iter().enumerate() {
-        let in_class = |error| Error::InClass { class: class.name.clone(), source: Box::new(error) };
+        let in_class =
+            |error| Error::InClass { class: class.name.clone(), source: Box::new(error) };
         let (rmin, rmax) = bounds[c];
         crate::field::check_bounds(rmin, rmax).map_err(in_class)?;
         check_max_points(domain, rmin, builder.max_points).map_err(in_class)?;
@@ -158,7 +159,12 @@ impl ConflictRule for ClassRule {
 
 /// Stores `p` with radius `r` in a class grid.
 #[inline]
-fn insert<H: CellHeads>(grid: &mut Grid<2, H, ClassRule>, p: Point<2>, r: f64, rule: PairRule) -> u32 {
+fn insert<H: CellHeads>(
+    grid: &mut Grid<2, H, ClassRule>,
+    p: Point<2>,
+    r: f64,
+    rule: PairRule,
+) -> u32 {
     grid.insert(p, Probe::Pair { radius: r, rule })
 }
 
@@ -367,17 +373,17 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
         };
         let mut rng = rng_from_seed(derive_seed(derive_seed(seed, c as u64), u64::MAX));
         fill_class(scatter, &run, class.has_constant_radius(), &mut own, &grids, &mut rng)
-            .map_err(|error| Error::InClass { class: class.name.clone(), source: Box::new(error) })?;
+            .map_err(|error| Error::InClass {
+                class: class.name.clone(),
+                source: Box::new(error),
+            })?;
         grids.push(own);
     }
     let mut classes: Vec<Option<ClassPoints>> = vec![None; n];
     for (grid, &c) in grids.into_iter().zip(&scatter.order) {
         let (points, rule) = grid.into_points_and_rule();
-        classes[c] = Some(ClassPoints {
-            name: scatter.classes[c].name.clone(),
-            points,
-            radii: rule.radii,
-        });
+        classes[c] =
+            Some(ClassPoints { name: scatter.classes[c].name.clone(), points, radii: rule.radii });
     }
     Ok(ScatterPoints { classes: classes.into_iter().flatten().collect() })
 }

@@ -56,7 +56,11 @@ impl PlacementRules {
     pub fn with_slope(mut self, min: f64, max: f64) -> Result<Self, Error> {
         for (name, value) in [("min_slope", min), ("max_slope", max)] {
             if !(0.0..=90.0).contains(&value) {
-                return Err(Error::InvalidParameter { name, expected: "in [0, 90] degrees", value });
+                return Err(Error::InvalidParameter {
+                    name,
+                    expected: "in [0, 90] degrees",
+                    value,
+                });
             }
         }
         if min > max {

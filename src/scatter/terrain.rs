@@ -155,7 +155,12 @@ impl Terrain {
         let di = usize::from(self.width > 1);
         let dk = if self.depth > 1 { self.width } else { 0 };
         let base = k * self.width + i;
-        [self.heights[base], self.heights[base + di], self.heights[base + dk], self.heights[base + dk + di]]
+        [
+            self.heights[base],
+            self.heights[base + di],
+            self.heights[base + dk],
+            self.heights[base + dk + di],
+        ]
     }
 
     /// The height at the ground point `(x, z)`.
