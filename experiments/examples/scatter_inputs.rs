@@ -20,7 +20,8 @@ fn height(u: f64, v: f64) -> f64 {
 }
 
 fn main() {
-    let dir = std::env::args().nth(1).map_or_else(|| PathBuf::from("examples/scatter"), PathBuf::from);
+    let dir =
+        std::env::args().nth(1).map_or_else(|| PathBuf::from("examples/scatter"), PathBuf::from);
     std::fs::create_dir_all(&dir).expect("output folder");
     let n = 256;
     let mut pixels = Vec::with_capacity(n * n);
@@ -30,7 +31,8 @@ fn main() {
             pixels.push((height(u, v) * 65535.0).round() as u16);
         }
     }
-    let picture = image::ImageBuffer::<image::Luma<u16>, _>::from_raw(n as u32, n as u32, pixels).expect("size");
+    let picture = image::ImageBuffer::<image::Luma<u16>, _>::from_raw(n as u32, n as u32, pixels)
+        .expect("size");
     picture.save(dir.join("height.png")).expect("height.png");
     let m = 128;
     let mut wet = Vec::with_capacity(m * m);
@@ -41,6 +43,9 @@ fn main() {
             wet.push((w * 255.0).round() as u8);
         }
     }
-    image::GrayImage::from_raw(m as u32, m as u32, wet).expect("size").save(dir.join("wet.png")).expect("wet.png");
+    image::GrayImage::from_raw(m as u32, m as u32, wet)
+        .expect("size")
+        .save(dir.join("wet.png"))
+        .expect("wet.png");
     println!("wrote {} and {}", dir.join("height.png").display(), dir.join("wet.png").display());
 }

@@ -35,7 +35,11 @@ pub fn terrain_mesh(terrain: &Terrain) -> TriangleMesh {
     let (nx, nz) = (w.clamp(2, TERRAIN_VERTICES), h.clamp(2, TERRAIN_VERTICES));
     // From the first pixel centre to the last (the whole box when the map is one pixel wide).
     let span = |count: usize, length: f64| {
-        if count > 1 { (0.5 * length / count as f64, length - 0.5 * length / count as f64) } else { (0.0, length) }
+        if count > 1 {
+            (0.5 * length / count as f64, length - 0.5 * length / count as f64)
+        } else {
+            (0.0, length)
+        }
     };
     let (x0, x1) = span(w, lx);
     let (z0, z1) = span(h, lz);
@@ -144,7 +148,8 @@ fn flat_outward(triangles: &[[[f32; 3]; 3]], centre: [f32; 3]) -> TriangleMesh {
             [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
         };
         let mut n = cross(sub(b, a), sub(c, a));
-        let mid = [(a[0] + b[0] + c[0]) / 3.0, (a[1] + b[1] + c[1]) / 3.0, (a[2] + b[2] + c[2]) / 3.0];
+        let mid =
+            [(a[0] + b[0] + c[0]) / 3.0, (a[1] + b[1] + c[1]) / 3.0, (a[2] + b[2] + c[2]) / 3.0];
         let out = sub(mid, centre);
         if n[0] * out[0] + n[1] * out[1] + n[2] * out[2] < 0.0 {
             std::mem::swap(&mut b, &mut c);

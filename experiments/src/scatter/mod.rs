@@ -36,7 +36,8 @@ pub fn run(args: &ScatterArgs) -> Result<(), String> {
     let scene = scene::load(&args.scene)?;
     let scatter = &scene.scatter;
     let start = Instant::now();
-    let points = scatter.sample(scene.seed).map_err(|e| format!("{}: {e}", args.scene.display()))?;
+    let points =
+        scatter.sample(scene.seed).map_err(|e| format!("{}: {e}", args.scene.display()))?;
     let sampled = start.elapsed();
     let start = Instant::now();
     let instances = scatter.lift(&points, scene.seed);
@@ -47,7 +48,8 @@ pub fn run(args: &ScatterArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     for (name, bytes) in OUTPUTS.iter().zip(&files) {
         let path = args.out.join(name);
-        write_atomically(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_atomically(&path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let written = start.elapsed();
     for line in summary(scatter, &points) {
@@ -97,7 +99,10 @@ pub fn instances_json(names: &[String], instances: &[Instance]) -> String {
 }
 
 /// The glTF text and its buffer (see [`meshes`] for the frame).
-pub fn gltf_scene(scene: &scene::Scene, instances: &[Instance]) -> Result<(String, Vec<u8>), String> {
+pub fn gltf_scene(
+    scene: &scene::Scene,
+    instances: &[Instance],
+) -> Result<(String, Vec<u8>), String> {
     let scatter = &scene.scatter;
     let terrain = StaticMesh {
         name: "terrain".into(),

@@ -15,8 +15,14 @@ use std::fmt::Write as _;
 pub const PREVIEW_PIXELS: usize = 1024;
 
 /// sRGB colours of the classes, by declaration index (repeating).
-pub const COLOURS: [[u8; 3]; 6] =
-    [[24, 100, 32], [150, 190, 40], [120, 110, 150], [30, 110, 200], [220, 120, 20], [200, 40, 120]];
+pub const COLOURS: [[u8; 3]; 6] = [
+    [24, 100, 32],
+    [150, 190, 40],
+    [120, 110, 150],
+    [30, 110, 200],
+    [220, 120, 20],
+    [200, 40, 120],
+];
 
 /// The colour of class `index`.
 pub fn colour(index: usize) -> [u8; 3] {
@@ -24,7 +30,11 @@ pub fn colour(index: usize) -> [u8; 3] {
 }
 
 /// The preview's SVG text.
-pub fn render(terrain: &Terrain, names: &[String], instances: &[Instance]) -> Result<String, String> {
+pub fn render(
+    terrain: &Terrain,
+    names: &[String],
+    instances: &[Instance],
+) -> Result<String, String> {
     let [lx, lz] = terrain.size();
     let scale = PREVIEW_PIXELS as f64 / lx.max(lz);
     let width = ((lx * scale).round() as usize).max(1);
@@ -59,8 +69,10 @@ pub fn render(terrain: &Terrain, names: &[String], instances: &[Instance]) -> Re
         let (cx, cy) = (x * scale, (lz - z) * scale);
         let radius = (0.3 * inst.radius * scale).max(0.8);
         let c = colour(inst.class);
-        let (x0, x1) = ((cx - radius).floor().max(0.0) as usize, ((cx + radius).ceil() as usize).min(width));
-        let (y0, y1) = ((cy - radius).floor().max(0.0) as usize, ((cy + radius).ceil() as usize).min(height));
+        let (x0, x1) =
+            ((cx - radius).floor().max(0.0) as usize, ((cx + radius).ceil() as usize).min(width));
+        let (y0, y1) =
+            ((cy - radius).floor().max(0.0) as usize, ((cy + radius).ceil() as usize).min(height));
         for py in y0..y1 {
             for px in x0..x1 {
                 let (dx, dy) = (px as f64 + 0.5 - cx, py as f64 + 0.5 - cy);
@@ -103,7 +115,12 @@ pub fn render(terrain: &Terrain, names: &[String], instances: &[Instance]) -> Re
     for (i, name) in names.iter().enumerate() {
         let [r, g, b] = colour(i);
         let y = 52 + 26 * i;
-        let _ = writeln!(svg, r#"<circle cx="{}" cy="{}" r="7" fill="rgb({r},{g},{b})"/>"#, x + 7, y - 5);
+        let _ = writeln!(
+            svg,
+            r#"<circle cx="{}" cy="{}" r="7" fill="rgb({r},{g},{b})"/>"#,
+            x + 7,
+            y - 5
+        );
         let _ = writeln!(
             svg,
             r#"<text x="{}" y="{y}" font-family="sans-serif" font-size="14">{} ({})</text>"#,

@@ -26,9 +26,9 @@
 
 use crate::inputs;
 use crate::shapes;
+use poisson_nd::Domain;
 use poisson_nd::field::{DensityMapping, PairRule};
 use poisson_nd::scatter::{PlacementRules, Pose, Scatter, ScatterClass, Terrain};
-use poisson_nd::Domain;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -201,7 +201,10 @@ fn terrain(file: &TerrainFile, base: &Path) -> Result<Terrain, KeyError> {
         }
     }
     if !(file.height_scale.is_finite() && file.height_scale >= 0.0) {
-        return Err(err("height_scale", format!("must be finite and >= 0, got {}", file.height_scale)));
+        return Err(err(
+            "height_scale",
+            format!("must be finite and >= 0, got {}", file.height_scale),
+        ));
     }
     let path = resolve(base, &file.heightmap);
     let (width, height, rows) = heightmap(&path).map_err(|problem| err("heightmap", problem))?;
@@ -269,8 +272,8 @@ fn class_of(
     key: &dyn Fn(&str) -> String,
 ) -> Result<ScatterClass, KeyError> {
     let err = |field: &str, problem: String| (key(field), problem);
-    let valid_name = !file.name.is_empty()
-        && file.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let valid_name =
+        !file.name.is_empty() && file.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !valid_name {
         return Err(err(
             "name",
@@ -287,7 +290,10 @@ fn class_of(
         return Err(err("radius", format!("must be finite and > 0, got {rmin}")));
     }
     if !rmax.is_finite() || rmin > rmax {
-        return Err(err("radius", format!("needs rmin <= rmax (both finite), got [{rmin}, {rmax}]")));
+        return Err(err(
+            "radius",
+            format!("needs rmin <= rmax (both finite), got [{rmin}, {rmax}]"),
+        ));
     }
     let mut class = match (&file.density, range) {
         (Some(density), true) => {
