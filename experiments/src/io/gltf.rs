@@ -171,7 +171,7 @@ impl Writer {
         bytes: &[u8],
         target: Option<json::buffer::Target>,
     ) -> Index<json::buffer::View> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -228,7 +228,7 @@ impl Writer {
         if mesh.normals.len() != n
             || n == 0
             || mesh.indices.is_empty()
-            || mesh.indices.len() % 3 != 0
+            || !mesh.indices.len().is_multiple_of(3)
         {
             return Err(GltfError::Inconsistent(format!(
                 "mesh '{name}': bad vertex or index arrays"

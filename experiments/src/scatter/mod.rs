@@ -115,7 +115,7 @@ pub fn gltf_scene(
         .zip(&scene.meshes)
         .enumerate()
         .map(|(i, (class, &kind))| {
-            let [r, g, b] = preview::colour(i).map(|c| srgb_to_linear(c));
+            let [r, g, b] = preview::colour(i).map(srgb_to_linear);
             InstancedMesh {
                 name: class.name().to_string(),
                 color: [r, g, b],

@@ -43,8 +43,7 @@ pub fn render(
     // Light from the north-west, 45° up: x east, y up, z north.
     let light = {
         let l = [-1.0, std::f64::consts::SQRT_2, 1.0];
-        let n = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]) as f64;
-        let n = n.sqrt();
+        let n = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
         [l[0] / n, l[1] / n, l[2] / n]
     };
     let top = terrain.height_scale().max(f64::MIN_POSITIVE);
