@@ -80,7 +80,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 fn main() -> Result<(), Error> {
-    let runs: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3);
+    let runs: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3).max(1);
     let domain = Domain::from_origin_and_extent([0.0, 0.0], [SIZE, SIZE])?;
     let scatter = scatter(&domain)?;
     let count = scatter.sample(1)?.len();
