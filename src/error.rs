@@ -329,4 +329,36 @@ pub enum Error {
     /// attached to it is not the one it was saved with.
     #[error("the saved live set cannot be restored: {0}")]
     InvalidSnapshot(String),
+    /// A scatter's distance table names a class that was not declared.
+    #[error("no class named '{name}' (classes: {})", known.join(", "))]
+    UnknownClass {
+        /// The name given.
+        name: String,
+        /// The declared classes.
+        known: Vec<String>,
+    },
+
+    /// Two classes of a scatter have the same name.
+    #[error("two classes are named '{0}'")]
+    DuplicateClass(String),
+
+    /// A distance between two classes cannot be used.
+    #[error("distance between '{a}' and '{b}': {reason}")]
+    InvalidClassPair {
+        /// The first class named.
+        a: String,
+        /// The second class named.
+        b: String,
+        /// What is wrong, in words.
+        reason: &'static str,
+    },
+
+    /// A problem with one class of a scatter.
+    #[error("class '{class}': {source}")]
+    InClass {
+        /// The class's name.
+        class: String,
+        /// The problem.
+        source: Box<Error>,
+    },
 }

@@ -40,6 +40,12 @@
 //!   remove, fill an area (a hole, a newly loaded piece) without moving existing points,
 //!   nearest and range queries, stable ids; saved and loaded with the `serde` feature
 //!   ([`live`]).
+//! - Deterministic chunked worlds ([`chunked`]): the points of any chunk as a pure function of
+//!   the seed and the chunk, in any order, joined without a close pair; and
+//!   [`ChunkedBridson`], Bridson on all cores with the same points on every thread count.
+//! - World scatter ([`scatter`]): several classes (trees, shrubs, rocks) on a heightmap, every
+//!   distance within and across classes guaranteed, lifted onto the terrain as instances
+//!   (position, rotation quaternion, scale).
 #![deny(missing_docs)]
 // User input reaches the library's code paths: no unwrap, expect or panic there.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -62,6 +68,7 @@ pub mod region;
 pub mod rng;
 pub mod sampler;
 pub mod samplers;
+pub mod scatter;
 
 pub use domain::Domain;
 pub use error::Error;

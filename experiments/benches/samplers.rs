@@ -251,5 +251,55 @@ fn region_cost(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, all_samplers, grid_resolution, radius_fields, region_cost);
+/// A world scatter of three classes (a wetness field for the trees, a slope band for the
+/// rocks, slope growth for the shrubs) over a 256² heightmap of 300 m × 300 m: about 10^5
+/// instances, sampling and lifting (examples/scatter_timing.rs compares 10^6 with Bridson).
+fn scatter_cost(c: &mut Criterion) {
+    use poisson_nd::scatter::{PlacementRules, Pose, Scatter, ScatterClass, Terrain};
+    let mut group = c.benchmark_group("scatter/2d");
+    configure(&mut group);
+    let size = 300.0;
+    let n = 256;
+    let rows: Vec<f64> = (0..n * n)
+        .map(|k| {
+            let (u, v) = ((k % n) as f64 / n as f64, (k / n) as f64 / n as f64);
+            ((0.5 + 0.3 * (5.0 * u).sin() * (4.0 * v).cos()) * 65535.0).round() / 65535.0
+        })
+        .collect();
+    let terrain = Terrain::from_image_rows(n, n, rows, [size, size], 60.0).expect("valid terrain");
+    let domain = Domain::from_origin_and_extent([0.0, 0.0], [size, size]).expect("valid box");
+    let wet: Vec<f64> = (0..64 * 64).map(|k| (k % 64) as f64 / 63.0).collect();
+    let image = GriddedField::from_image_rows(&domain, 64, 64, wet).expect("valid image");
+    let trees = DensityField::from_image(image, DensityMapping::Lerp, 1.6, 3.2).expect("valid");
+    let scatter = Scatter::builder(terrain)
+        .with_class(
+            ScatterClass::with_field("tree", trees)
+                .expect("valid class")
+                .with_rules(PlacementRules::new().with_slope(0.0, 35.0).expect("valid rules")),
+        )
+        .with_class(
+            ScatterClass::new("rock", 1.4)
+                .expect("valid class")
+                .with_rules(PlacementRules::new().with_slope(5.0, 90.0).expect("valid rules"))
+                .with_pose(Pose::new(1.0, 0.5, 1.5).expect("valid pose")),
+        )
+        .with_class(
+            ScatterClass::new("shrub", 0.9)
+                .expect("valid class")
+                .with_rules(PlacementRules::new().with_slope_radius(0.5).expect("valid rules")),
+        )
+        .build()
+        .expect("valid scatter");
+    let produced = scatter.sample(SEED).expect("valid fields").len();
+    group.throughput(Throughput::Elements(produced as u64));
+    group.bench_function(BenchmarkId::new("three-classes", "300m"), |b| {
+        b.iter(|| {
+            let points = scatter.sample(black_box(SEED)).expect("valid fields");
+            scatter.lift(&points, SEED)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, all_samplers, grid_resolution, radius_fields, region_cost, scatter_cost);
 criterion_main!(benches);

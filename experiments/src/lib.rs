@@ -15,5 +15,6 @@ pub mod metrics;
 pub mod plot;
 pub mod report;
 pub mod sample;
+pub mod scatter;
 pub mod shapes;
 pub mod spec;

@@ -33,6 +33,9 @@ enum Command {
     /// Read an input file (picture, array, polygons, mesh) as the samplers will, and say
     /// what it holds.
     Inspect(experiments::inspect::InspectArgs),
+    /// Scatter classes of objects on a terrain from a scene file: instances as JSON and
+    /// glTF, and a preview picture.
+    Scatter(experiments::scatter::ScatterArgs),
     /// Compare the samplers and write the report (the default without a subcommand).
     Report(ReportArgs),
 }
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Sample(args)) => sample::run(&args),
         Some(Command::Analyze(args)) => experiments::analyze::run(&args),
         Some(Command::Inspect(args)) => experiments::inspect::run(&args),
+        Some(Command::Scatter(args)) => experiments::scatter::run(&args),
         Some(Command::Report(args)) => report::run(&args),
         None => report::run(&cli.report),
     };

@@ -39,6 +39,9 @@ pub fn default_chunk_side(dim: usize, radius: f64) -> f64 {
 /// The number of decided cells a [`World`] keeps by default.
 pub const DEFAULT_CACHE_CELLS: usize = 4096;
 
+/// A chunk's coordinates and its points.
+pub type ChunkPoints<const D: usize> = ([i64; D], Vec<Point<D>>);
+
 /// What a [`World`] has done so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct WorldStats {
@@ -257,12 +260,12 @@ impl<const D: usize> World<D> {
     /// The points of each chunk of `chunks`, in that order, decided together (the cells
     /// of each stratum in parallel with the `rayon` feature).
     pub fn chunks(&mut self, chunks: &[[i64; D]]) -> Result<Vec<Vec<Point<D>>>, Error> {
-        if let Some(n) = self.torus_chunks() {
-            if let Some(c) = chunks.iter().find(|c| (0..D).any(|i| c[i] < 0 || c[i] >= n[i])) {
-                return Err(Error::ChunkOutsideTorus { chunk: c.to_vec(), chunks: n.to_vec() });
-            }
+        if let Some(n) = self.torus_chunks()
+            && let Some(c) = chunks.iter().find(|c| (0..D).any(|i| c[i] < 0 || c[i] >= n[i]))
+        {
+            return Err(Error::ChunkOutsideTorus { chunk: c.to_vec(), chunks: n.to_vec() });
         }
-        let wanted: Vec<CellKey<D>> = chunks.iter().flat_map(|c| cells_over(c)).collect();
+        let wanted: Vec<CellKey<D>> = chunks.iter().flat_map(cells_over).collect();
         self.tick += 1;
         let tick = self.tick;
         let (cache, stats) = (&mut self.cache, &mut self.stats);
@@ -286,11 +289,7 @@ impl<const D: usize> World<D> {
 
     /// The chunks `lo ≤ c < hi` (on every axis), in lexicographic order (last axis fastest),
     /// each with its points.
-    pub fn range(
-        &mut self,
-        lo: [i64; D],
-        hi: [i64; D],
-    ) -> Result<Vec<([i64; D], Vec<Point<D>>)>, Error> {
+    pub fn range(&mut self, lo: [i64; D], hi: [i64; D]) -> Result<Vec<ChunkPoints<D>>, Error> {
         let chunks = chunks_in(lo, hi);
         let points = self.chunks(&chunks)?;
         Ok(chunks.into_iter().zip(points).collect())

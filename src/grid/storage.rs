@@ -289,6 +289,32 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         }
     }
 
+    /// [`has_conflict`](Self::has_conflict) in a closed domain with the search cut at
+    /// `reach_squared` (which must bound, rounding included, the squared distance of every pair
+    /// the rule can call a conflict for this `spacing`): cells whose lower bound `B(d)` is not
+    /// below it are skipped, so the answer is a full search's. For queries whose reach varies
+    /// per candidate under any rule (the scatter's classes). A periodic domain gets the full
+    /// search.
+    #[inline]
+    pub(crate) fn has_conflict_reaching(
+        &self,
+        p: &Point<D>,
+        spacing: C::Spacing,
+        reach_squared: f64,
+    ) -> bool {
+        let layout = &*self.layout;
+        if layout.domain.is_periodic() {
+            return self.has_conflict(p, spacing);
+        }
+        self.heads.any_neighbour_within(
+            layout,
+            layout.key_of(&layout.cell_of(p)),
+            reach_squared,
+            |_, _| true,
+            |head| self.chain_conflicts(head, p, spacing, distance_squared),
+        )
+    }
+
     /// Reads the cell heads that the candidates around `centre` (an active point) are about to
     /// test, all at once, so that their cache misses overlap instead of each stalling one
     /// candidate's test in turn. The value means nothing; the loads are the point (the caller

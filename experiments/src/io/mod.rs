@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod csv;
+pub mod gltf;
 pub mod json;
 pub mod npy;
 pub mod npz;

@@ -24,7 +24,7 @@ pub mod heat_map;
 pub mod histogram;
 pub mod metric_chart;
 pub mod overlay;
-mod png;
+pub(crate) mod png;
 pub mod projections;
 pub mod scaling;
 pub mod scatter;

@@ -1,0 +1,452 @@
+//! The multi-class sampler: classes in priority order, each a Bridson fill with a restart
+//! scan over its allowed area, tested against its own points and every earlier class's.
+//!
+//! Each class has a grid of its own (cells from `√(rmin·rmax)`), laid out with the largest
+//! distance any query will ask of it: its own `rmax` and the distance of every later class to
+//! it. A candidate is tested against its own grid first (most conflicts are there: it was drawn
+//! in the shell of one of its own points), then against each earlier class's grid, each query
+//! cut at the distance this candidate can conflict at (`Grid::has_conflict_reaching`). The
+//! loop is compiled once per cell storage (all grids dense, or all hashed); the class's
+//! radius, rules and region are read through plain branches, with no allocation per candidate.
+
+use super::{BaseRadius, ClassPoints, Scatter, ScatterBuilder, ScatterPoints};
+use crate::domain::Domain;
+use crate::error::Error;
+use crate::field::PairRule;
+use crate::grid::conflict::{ConflictRule, PRUNE_SLACK, field_cell_length};
+use crate::grid::{
+    CellHeads, DenseHeads, FIELD_NEIGHBOURHOOD_LIMIT, Grid, GridLayout, GridResolution,
+    HashedHeads, Tuning,
+};
+use crate::packing::check_max_points;
+use crate::point::Point;
+use crate::region::scan::Scan;
+use crate::region::shape::Shape;
+use crate::region::{BoxClass, Region};
+use crate::rng::{PortableRng, derive_seed, fill_symmetric_32, rng_from_seed, uniform_index};
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use super::rules::PlacementRules;
+use super::terrain::{Surface, Terrain};
+
+/// What a class's run needs, fixed when the scatter is built.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// The smallest and largest radius after slope growth.
+    rmin: f64,
+    rmax: f64,
+    /// The grid's layout: cells from `√(rmin·rmax)`, offsets reaching `reach`.
+    layout: Arc<GridLayout<2>>,
+    cell_length: f64,
+    reach: f64,
+}
+
+/// Plans every class: bounds, point limit, grid layout.
+pub(crate) fn plan(
+    builder: &ScatterBuilder,
+    domain: &Domain<2>,
+    order: &[usize],
+    overrides: &[Option<f64>],
+) -> Result<Vec<Plan>, Error> {
+    let n = builder.classes.len();
+    let bounds: Vec<(f64, f64)> = builder.classes.iter().map(|c| c.effective_bounds()).collect();
+    let mut plans = Vec::with_capacity(n);
+    for (c, class) in builder.classes.iter().enumerate() {
+        let in_class =
+            |error| Error::InClass { class: class.name.clone(), source: Box::new(error) };
+        let (rmin, rmax) = bounds[c];
+        crate::field::check_bounds(rmin, rmax).map_err(in_class)?;
+        check_max_points(domain, rmin, builder.max_points).map_err(in_class)?;
+        // Its own pairs, and every class placed after it, query this grid.
+        let position = order.iter().position(|&o| o == c).unwrap_or(0);
+        let mut reach = builder.rule.distance(rmax, rmax);
+        for &later in &order[position + 1..] {
+            let d = overrides[later * n + c]
+                .unwrap_or_else(|| builder.rule.distance(bounds[later].1, rmax));
+            reach = reach.max(d);
+        }
+        let cell_length = field_cell_length(rmin, rmax);
+        let cells = crate::packing::unit_ball_volume(2) * (reach / cell_length + 1.0).powi(2);
+        if cells > FIELD_NEIGHBOURHOOD_LIMIT as f64 {
+            return Err(in_class(Error::RadiusRatioTooLarge {
+                ratio: reach / rmin,
+                cells,
+                limit: FIELD_NEIGHBOURHOOD_LIMIT,
+            }));
+        }
+        let rule = ClassRule::new(cell_length, reach);
+        let layout = GridLayout::for_rule(
+            domain,
+            &rule,
+            GridResolution::Coarse,
+            Tuning::default().dense_grid_limit(),
+        )
+        .map_err(in_class)?;
+        plans.push(Plan { rmin, rmax, layout: Arc::new(layout), cell_length, reach });
+    }
+    Ok(plans)
+}
+
+/// What a candidate asks of a stored point.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Probe {
+    /// Keep `rule(radius, r_stored)`.
+    Pair { radius: f64, rule: PairRule },
+    /// Keep a constant distance (given squared).
+    Fixed { distance_squared: f64 },
+}
+
+/// A class's grid rule: each stored point's radius, and the probes above.
+#[derive(Debug, Clone)]
+pub(crate) struct ClassRule {
+    cell_length: f64,
+    reach: f64,
+    radii: Vec<f64>,
+    /// The largest radius stored so far (0 before any).
+    largest: f64,
+}
+
+impl ClassRule {
+    fn new(cell_length: f64, reach: f64) -> Self {
+        ClassRule { cell_length, reach, radii: Vec::new(), largest: 0.0 }
+    }
+
+    /// The squared distance (with the pruning slack) beyond which no stored point can
+    /// conflict with `probe`.
+    #[inline(always)]
+    fn reach_squared(&self, probe: Probe) -> f64 {
+        match probe {
+            Probe::Pair { radius, rule } => {
+                let s = rule.distance(radius, self.largest);
+                s * s * PRUNE_SLACK
+            }
+            Probe::Fixed { distance_squared } => distance_squared * PRUNE_SLACK,
+        }
+    }
+}
+
+impl ConflictRule for ClassRule {
+    type Spacing = Probe;
+
+    fn cell_length(&self) -> f64 {
+        self.cell_length
+    }
+
+    fn reach(&self) -> f64 {
+        self.reach
+    }
+
+    #[inline(always)]
+    fn conflicts(&self, probe: Probe, distance_squared: f64, index: u32) -> bool {
+        match probe {
+            Probe::Pair { radius, rule } => {
+                let s = rule.distance(radius, self.radii[index as usize]);
+                distance_squared < s * s
+            }
+            Probe::Fixed { distance_squared: d2 } => distance_squared < d2,
+        }
+    }
+
+    #[inline]
+    fn record(&mut self, _index: u32, _key: u64, probe: Probe) {
+        if let Probe::Pair { radius, .. } = probe {
+            self.radii.push(radius);
+            self.largest = self.largest.max(radius);
+        }
+    }
+}
+
+/// Stores `p` with radius `r` in a class grid.
+#[inline]
+fn insert<H: CellHeads>(
+    grid: &mut Grid<2, H, ClassRule>,
+    p: Point<2>,
+    r: f64,
+    rule: PairRule,
+) -> u32 {
+    grid.insert(p, Probe::Pair { radius: r, rule })
+}
+
+/// Whether a query `probe` at `p` finds a conflict in `grid`.
+#[inline(always)]
+fn conflicts_in<H: CellHeads>(grid: &Grid<2, H, ClassRule>, p: &Point<2>, probe: Probe) -> bool {
+    let reach_squared = grid.rule().reach_squared(probe);
+    reach_squared > 0.0 && grid.has_conflict_reaching(p, probe, reach_squared)
+}
+
+/// A class's allowed area as a region: its own region (if any) and its placement rules, so
+/// that the restart scan only looks for uncovered points where the class may stand.
+struct ClassArea {
+    terrain: Arc<Terrain>,
+    rules: PlacementRules,
+    unrestricted: bool,
+    region: Option<Arc<dyn Region<2>>>,
+    size: [f64; 2],
+}
+
+impl Region<2> for ClassArea {
+    fn contains(&self, p: &Point<2>) -> bool {
+        self.region.as_ref().is_none_or(|r| r.contains(p))
+            && (self.unrestricted || self.rules.admits(&self.terrain.surface(p[0], p[1])))
+    }
+
+    fn bounding_box(&self) -> (Point<2>, Point<2>) {
+        match &self.region {
+            Some(region) => region.bounding_box(),
+            None => ([0.0, 0.0], self.size),
+        }
+    }
+
+    fn classify_box(&self, lower: &Point<2>, upper: &Point<2>) -> BoxClass {
+        let own = match &self.region {
+            Some(region) => region.classify_box(lower, upper),
+            None => BoxClass::Inside,
+        };
+        match own {
+            BoxClass::Outside => BoxClass::Outside,
+            inside if self.unrestricted => inside,
+            _ => BoxClass::Straddling,
+        }
+    }
+}
+
+/// One class's run: its settings, read in the hot loop without dynamic dispatch except for
+/// a radius field or a region, which are only read when the class has them.
+struct ClassRun<'a> {
+    terrain: &'a Terrain,
+    domain: &'a Domain<2>,
+    radius: &'a BaseRadius,
+    region: Option<&'a Arc<dyn Region<2>>>,
+    rules: PlacementRules,
+    unrestricted: bool,
+    rule: PairRule,
+    attempts: u32,
+    rmin: f64,
+    rmax: f64,
+    /// For each earlier grid (in priority order): the override distance squared, if any.
+    cross: Vec<Option<f64>>,
+}
+
+impl ClassRun<'_> {
+    /// The radius at `p` where the terrain is `surface`: base radius times the slope factor.
+    #[inline(always)]
+    fn radius_at(&self, p: &Point<2>, surface: &Surface) -> Result<f64, Error> {
+        let base = match self.radius {
+            BaseRadius::Constant(r) => *r,
+            BaseRadius::Field(field, rmin, rmax) => {
+                let r = field.radius(p);
+                // NaN fails both comparisons.
+                if !(r >= *rmin && r <= *rmax) {
+                    return Err(Error::FieldValueOutOfBounds {
+                        point: p.to_vec(),
+                        value: r,
+                        rmin: *rmin,
+                        rmax: *rmax,
+                    });
+                }
+                r
+            }
+        };
+        // Rounding must not carry a radius past the bounds the grids were laid out for.
+        Ok((base * self.rules.radius_factor(surface.slope)).clamp(self.rmin, self.rmax))
+    }
+
+    /// Whether a point of this class may stand at `p` (in the ground rectangle, the region and
+    /// the rule bands); its surface if so.
+    #[inline(always)]
+    fn admit(&self, p: &Point<2>) -> Option<Surface> {
+        if !self.domain.contains(p) || self.region.is_some_and(|r| !r.contains(p)) {
+            return None;
+        }
+        let surface = self.terrain.surface(p[0], p[1]);
+        (self.unrestricted || self.rules.admits(&surface)).then_some(surface)
+    }
+
+    /// Whether a point with radius `r` at `p` conflicts with a stored point of this class
+    /// or of an earlier one.
+    #[inline(always)]
+    fn blocked<H: CellHeads>(
+        &self,
+        own: &Grid<2, H, ClassRule>,
+        earlier: &[Grid<2, H, ClassRule>],
+        p: &Point<2>,
+        r: f64,
+    ) -> bool {
+        let pair = Probe::Pair { radius: r, rule: self.rule };
+        if conflicts_in(own, p, pair) {
+            return true;
+        }
+        earlier.iter().zip(&self.cross).any(|(grid, cross)| {
+            let probe = match cross {
+                Some(d2) => Probe::Fixed { distance_squared: *d2 },
+                None => pair,
+            };
+            conflicts_in(grid, p, probe)
+        })
+    }
+
+    /// Candidates around a random active point (there must be one): the first that stands
+    /// in the class's area and keeps every distance is stored and active (true); when all
+    /// fail, the active point retires.
+    #[inline(always)]
+    fn try_around<H: CellHeads>(
+        &self,
+        own: &mut Grid<2, H, ClassRule>,
+        earlier: &[Grid<2, H, ClassRule>],
+        active: &mut Vec<u32>,
+        rng: &mut PortableRng,
+    ) -> Result<bool, Error> {
+        let slot = uniform_index(rng, active.len());
+        let index = active[slot];
+        let centre = own.points()[index as usize];
+        let r = own.rule().radii[index as usize];
+        let smallest = Probe::Pair { radius: self.rmin, rule: self.rule };
+        for _ in 0..self.attempts {
+            let candidate = shell_candidate(&centre, r, rng);
+            // Every pair rule grows with the candidate's radius: a conflict with its own
+            // class at the smallest radius is one at any, and costs no terrain read.
+            if !self.domain.contains(&candidate) || conflicts_in(own, &candidate, smallest) {
+                continue;
+            }
+            let Some(surface) = self.admit(&candidate) else { continue };
+            let radius = self.radius_at(&candidate, &surface)?;
+            if !self.blocked(own, earlier, &candidate, radius) {
+                active.push(insert(own, candidate, radius, self.rule));
+                return Ok(true);
+            }
+        }
+        active.swap_remove(slot);
+        Ok(false)
+    }
+}
+
+/// A point uniform by area in the ring `[r, 2r]` around `centre` (rejection from the square).
+#[inline(always)]
+fn shell_candidate(centre: &Point<2>, r: f64, rng: &mut PortableRng) -> Point<2> {
+    loop {
+        let mut v = [0.0; 2];
+        fill_symmetric_32(rng, &mut v);
+        let norm2 = v[0] * v[0] + v[1] * v[1];
+        if (0.25..1.0).contains(&norm2) {
+            return [centre[0] + 2.0 * r * v[0], centre[1] + 2.0 * r * v[1]];
+        }
+    }
+}
+
+/// Places every class (see the module documentation).
+pub(crate) fn sample(scatter: &Scatter, seed: u64) -> Result<ScatterPoints, Error> {
+    if scatter.plans.iter().all(|plan| plan.layout.is_dense()) {
+        sample_in::<DenseHeads>(scatter, seed)
+    } else {
+        sample_in::<HashedHeads>(scatter, seed)
+    }
+}
+
+/// [`sample`] with every grid in storage `H`.
+fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints, Error> {
+    let n = scatter.classes.len();
+    let mut grids: Vec<Grid<2, H, ClassRule>> = Vec::with_capacity(n);
+    for (position, &c) in scatter.order.iter().enumerate() {
+        let class = &scatter.classes[c];
+        let plan = &scatter.plans[c];
+        let area = scatter.domain.volume();
+        let capacity = (area / (plan.rmin * plan.rmax)).min(1e7) as usize;
+        let rule = ClassRule::new(plan.cell_length, plan.reach);
+        let mut own = Grid::new(Arc::clone(&plan.layout), rule, capacity);
+        let cross = scatter.order[..position]
+            .iter()
+            .map(|&e| scatter.overrides[c * n + e].map(|d| d * d))
+            .collect();
+        let run = ClassRun {
+            terrain: &scatter.terrain,
+            domain: &scatter.domain,
+            radius: &class.radius,
+            region: class.region.as_ref(),
+            rules: class.rules,
+            unrestricted: class.rules == PlacementRules::new(),
+            rule: scatter.rule,
+            attempts: scatter.attempts,
+            rmin: plan.rmin,
+            rmax: plan.rmax,
+            cross,
+        };
+        let mut rng = rng_from_seed(derive_seed(derive_seed(seed, c as u64), u64::MAX));
+        fill_class(scatter, &run, class.has_constant_radius(), &mut own, &grids, &mut rng)
+            .map_err(|error| Error::InClass {
+                class: class.name.clone(),
+                source: Box::new(error),
+            })?;
+        grids.push(own);
+    }
+    let mut classes: Vec<Option<ClassPoints>> = vec![None; n];
+    for (grid, &c) in grids.into_iter().zip(&scatter.order) {
+        let (points, rule) = grid.into_points_and_rule();
+        classes[c] =
+            Some(ClassPoints { name: scatter.classes[c].name.clone(), points, radii: rule.radii });
+    }
+    Ok(ScatterPoints { classes: classes.into_iter().flatten().collect() })
+}
+
+/// One class's fill: the restart scan seeds each uncovered part of the class's area, and the
+/// front grows from each seed until no point is active.
+fn fill_class<H: CellHeads>(
+    scatter: &Scatter,
+    run: &ClassRun<'_>,
+    constant: bool,
+    own: &mut Grid<2, H, ClassRule>,
+    earlier: &[Grid<2, H, ClassRule>],
+    rng: &mut PortableRng,
+) -> Result<(), Error> {
+    let area = ClassArea {
+        terrain: Arc::clone(&scatter.terrain),
+        rules: run.rules,
+        unrestricted: run.unrestricted,
+        region: run.region.cloned(),
+        size: scatter.terrain.size(),
+    };
+    let shape = match Shape::new(Arc::new(area), run.domain) {
+        Ok(shape) => shape,
+        // Nowhere to stand: the class places nothing.
+        Err(Error::EmptyRegion(_) | Error::RegionOutsideDomain { .. }) => return Ok(()),
+        Err(error) => return Err(error),
+    };
+    let mut scan = Scan::new(&shape, run.rmin);
+    let mut active: Vec<u32> = Vec::new();
+    loop {
+        while !active.is_empty() {
+            run.try_around(own, earlier, &mut active, rng)?;
+        }
+        if constant {
+            // One radius: a cell centre closer than r to a point of the class is covered
+            // by its own rule (any pair rule gives r for two equal radii).
+            scan.mark_covered(own.points());
+        }
+        let failure = RefCell::new(None);
+        let seed = scan.next_seed(
+            &shape,
+            |p| {
+                let Some(surface) = run.admit(p) else { return true };
+                match run.radius_at(p, &surface) {
+                    Ok(r) => run.blocked(own, earlier, p, r),
+                    Err(error) => {
+                        failure.borrow_mut().get_or_insert(error);
+                        true
+                    }
+                }
+            },
+            rng,
+        );
+        if let Some(error) = failure.into_inner() {
+            return Err(error);
+        }
+        let Some(seed) = seed else { return Ok(()) };
+        // The scan hands out only points it found uncovered, so they stand in the area.
+        let Some(surface) = run.admit(&seed) else { continue };
+        let radius = run.radius_at(&seed, &surface)?;
+        if run.blocked(own, earlier, &seed, radius) {
+            continue;
+        }
+        active.push(insert(own, seed, radius, run.rule));
+    }
+}
