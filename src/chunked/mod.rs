@@ -2,7 +2,7 @@
 //! of a chunk are a pure function of the seed, the settings and the chunk's coordinates.
 //!
 //! Space is cut into chunks of side `L`; around the chunk planes it is split into cells of
-//! `D + 1` strata (chunk interiors, face slabs, …, corner boxes; see [`cells`] and
+//! `D + 1` strata (chunk interiors, face slabs, …, corner boxes; see src/chunked/cells.rs and
 //! docs/algorithms.md, "Chunked worlds"). Cells of one stratum never conflict, and a cell is
 //! decided by Bridson's algorithm given the cells of lower strata next to it. A chunk's points
 //! are those of the cells that overlap it, so they depend on nothing but a bounded
