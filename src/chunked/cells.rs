@@ -33,6 +33,17 @@ pub fn min_chunk_side(dim: usize, r: f64) -> f64 {
     (2.0 * thresholds[dim.max(1) - 1] + r) * (1.0 + SLACK)
 }
 
+/// Checks a chunk side for radius `r` in `D` dimensions: finite and at least
+/// [`min_chunk_side`].
+pub(crate) fn check_chunk_side<const D: usize>(side: f64, r: f64) -> Result<(), crate::Error> {
+    let min = min_chunk_side(D, r);
+    if side.is_finite() && side >= min {
+        Ok(())
+    } else {
+        Err(crate::Error::ChunkSideTooSmall { side, radius: r, dim: D, min })
+    }
+}
+
 /// The thresholds `a_1, …, a_D` for radius `r`, with slack.
 fn thresholds(dim: usize, r: f64) -> Vec<f64> {
     let step = r * std::f64::consts::FRAC_1_SQRT_2 * (1.0 + SLACK);

@@ -40,7 +40,7 @@ const DARTS_PER_SCAN_CELL: usize = 8;
 
 /// A cell as the Bridson loop sees it: a region (the cell, cut to the world's box) whose
 /// candidates are tested against the cell's shape, and whose deep centres skip the test.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct CellRegion<const D: usize> {
     shape: CellShape<D>,
     clip: Option<Domain<D>>,
@@ -66,10 +66,9 @@ impl<const D: usize> CellRegion<D> {
     /// the cell's own points near its walls are placed as in an unbounded run.
     fn with_run_margin(mut self, margin: f64) -> Self {
         if margin > 0.0 {
-            let grown = CellRegion { run_box: None, ..self.clone() };
             let (low, high) = (
-                std::array::from_fn(|i| grown.shape.outer_low[i] - margin),
-                std::array::from_fn(|i| grown.shape.outer_high[i] + margin),
+                std::array::from_fn(|i| self.shape.outer_low[i] - margin),
+                std::array::from_fn(|i| self.shape.outer_high[i] + margin),
             );
             self.run_box = Some(clip_box(low, high, self.clip.as_ref()));
         }

@@ -126,10 +126,7 @@ impl<const D: usize> WorldBuilder<D> {
             }
         }
         let side = self.chunk_side.unwrap_or_else(|| default_chunk_side(D, radius));
-        let min = min_chunk_side(D, radius);
-        if !(side.is_finite() && side >= min) {
-            return Err(Error::ChunkSideTooSmall { side, radius, dim: D, min });
-        }
+        cells::check_chunk_side::<D>(side, radius)?;
         let mut sides = [side; D];
         let mut torus = None;
         let mut clip = None;

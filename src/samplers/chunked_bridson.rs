@@ -1,7 +1,7 @@
 //! Bridson's algorithm chunk by chunk, on all cores, with the same points for every thread
 //! count.
 
-use crate::chunked::cells::{CellKey, Cells};
+use crate::chunked::cells::{CellKey, Cells, check_chunk_side};
 use crate::chunked::engine::Engine;
 use crate::chunked::{chunks_in, default_chunk_side, min_chunk_side};
 use crate::defaults;
@@ -101,10 +101,8 @@ impl<const D: usize> ChunkedBridsonBuilder<D> {
         }
         let r = self.radius;
         let target = self.chunk_side.unwrap_or_else(|| default_chunk_side(D, r));
+        check_chunk_side::<D>(target, r)?;
         let min = min_chunk_side(D, r);
-        if !(target.is_finite() && target >= min) {
-            return Err(Error::ChunkSideTooSmall { side: target, radius: r, dim: D, min });
-        }
         let extent = self.domain.extent();
         let mut side = [target; D];
         let mut chunks = [0i64; D];
