@@ -29,11 +29,15 @@ use cells::{CellKey, Cells};
 use engine::{CellPoints, Engine};
 use std::collections::HashMap;
 
-/// The chunk side used when none is given: 32 radii, or the smallest side allowed when that
-/// is more (from 22D on). Larger chunks spend less on seams (the interiors' runs past their
-/// walls and the seams' fronts); 32 radii keep that near a tenth of the work in 2D.
+/// The chunk side used when none is given: 64 radii in 1D and 2D, 32 radii from 3D on, or
+/// the smallest side allowed when that is more (from 22D on). Larger chunks spend less on
+/// seams (the interiors' runs past their walls and the seams' fronts) but leave fewer chunks
+/// for the cores. A 2D point is cheap, so there the seams weigh most: at 10^6 points one
+/// thread costs 1.33× plain Bridson with 32 r and 1.21× with 64 r; in 3D 32 r costs 1.1×
+/// already, and larger chunks would leave a 10^6-point cube too few (docs/performance.md).
 pub fn default_chunk_side(dim: usize, radius: f64) -> f64 {
-    (32.0 * radius).max(min_chunk_side(dim, radius))
+    let radii = if dim <= 2 { 64.0 } else { 32.0 };
+    (radii * radius).max(min_chunk_side(dim, radius))
 }
 
 /// The number of decided cells a [`World`] keeps by default.

@@ -309,6 +309,21 @@ impl<const D: usize> Shape<D> {
         )
     }
 
+    /// The table cell of `p`, or `None` off the table (as [`key_of`](Self::key_of)).
+    #[inline(always)]
+    fn cell_of(&self, p: &Point<D>) -> Option<[usize; D]> {
+        let mut cell = [0; D];
+        for i in 0..D {
+            let t = (p[i] - self.origin[i]) * self.inverse[i];
+            // Also false for NaN.
+            if !(t >= 0.0 && t < self.cells[i] as f64) {
+                return None;
+            }
+            cell[i] = t as usize;
+        }
+        Some(cell)
+    }
+
     /// The table cell of `p` as a linear key, or `None` off the table.
     #[inline(always)]
     fn key_of(&self, p: &Point<D>) -> Option<usize> {
@@ -476,11 +491,11 @@ impl<const D: usize> Region<D> for Shape<D> {
     /// straddling); else, when the box meets a straddling cell, from the region itself, so
     /// that small boxes near the boundary are classified as finely as the region can.
     fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
-        let (Some(from), Some(to)) = (self.key_of(lower), self.key_of(upper)) else {
+        // Cell coordinates straight from the corners (no division of a linear key: this runs
+        // once per cell of every restart scan).
+        let (Some(from), Some(to)) = (self.cell_of(lower), self.cell_of(upper)) else {
             return self.inner.classify_box(lower, upper);
         };
-        let from = self.cell_of_key(from);
-        let to = self.cell_of_key(to);
         let mut seen = [false; 3];
         let mut at = from;
         'cells: loop {

@@ -456,17 +456,29 @@ impl Scatter {
         let mut out = Vec::with_capacity(points.len());
         for (class, set) in points.classes.iter().enumerate() {
             let pose = self.classes.get(class).map_or_else(Pose::default, |c| c.pose);
-            for (index, (p, &radius)) in set.points.iter().zip(&set.radii).enumerate() {
+            // Each instance depends on (seed, class, index) alone: on all cores with the
+            // `rayon` feature, the same instances in the same order.
+            let instance = |index: usize| {
+                let p = set.points[index];
                 let surface = self.terrain.surface(p[0], p[1]);
                 let (rotation, scale) = pose.orient(seed, class, index, surface.normal);
-                out.push(Instance {
+                Instance {
                     class,
                     position: [p[0], surface.height, p[1]],
                     rotation: quaternion_xyzw(&rotation),
                     scale,
-                    radius,
-                });
+                    radius: set.radii[index],
+                }
+            };
+            #[cfg(feature = "rayon")]
+            {
+                use rayon::prelude::*;
+                let lifted: Vec<Instance> =
+                    (0..set.points.len()).into_par_iter().map(instance).collect();
+                out.extend(lifted);
             }
+            #[cfg(not(feature = "rayon"))]
+            out.extend((0..set.points.len()).map(instance));
         }
         out
     }

@@ -203,9 +203,12 @@ impl Region<2> for ClassArea {
             Some(region) => region.classify_box(lower, upper),
             None => BoxClass::Inside,
         };
-        match own {
-            BoxClass::Outside => BoxClass::Outside,
-            inside if self.unrestricted => inside,
+        if own == BoxClass::Outside || self.unrestricted {
+            return own;
+        }
+        match self.terrain.bounds(lower, upper).map(|b| self.rules.classify(&b)) {
+            Some(BoxClass::Outside) => BoxClass::Outside,
+            Some(BoxClass::Inside) => own,
             _ => BoxClass::Straddling,
         }
     }
@@ -301,17 +304,24 @@ impl ClassRun<'_> {
         let index = active[slot];
         let centre = own.points()[index as usize];
         let r = own.rule().radii[index as usize];
-        let smallest = Probe::Pair { radius: self.rmin, rule: self.rule };
+        // The cells the candidates are about to test, read at once so that their cache
+        // misses overlap (as Bridson's loop does).
+        std::hint::black_box(own.warm_around(&centre));
+        for grid in earlier {
+            std::hint::black_box(grid.warm_around(&centre));
+        }
         for _ in 0..self.attempts {
             let candidate = shell_candidate(&centre, r, rng);
-            // Every pair rule grows with the candidate's radius: a conflict with its own
-            // class at the smallest radius is one at any, and costs no terrain read.
-            if !self.domain.contains(&candidate) || conflicts_in(own, &candidate, smallest) {
+            // Every pair rule grows with the candidate's radius: a conflict at the smallest
+            // radius is one at any, and costs no terrain read.
+            if !self.domain.contains(&candidate)
+                || self.blocked(own, earlier, &candidate, self.rmin)
+            {
                 continue;
             }
             let Some(surface) = self.admit(&candidate) else { continue };
             let radius = self.radius_at(&candidate, &surface)?;
-            if !self.blocked(own, earlier, &candidate, radius) {
+            if radius == self.rmin || !self.blocked(own, earlier, &candidate, radius) {
                 active.push(insert(own, candidate, radius, self.rule));
                 return Ok(true);
             }
@@ -364,7 +374,7 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
             radius: &class.radius,
             region: class.region.as_ref(),
             rules: class.rules,
-            unrestricted: class.rules == PlacementRules::new(),
+            unrestricted: class.rules.admits_everything(),
             rule: scatter.rule,
             attempts: scatter.attempts,
             rmin: plan.rmin,
@@ -372,11 +382,10 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
             cross,
         };
         let mut rng = rng_from_seed(derive_seed(derive_seed(seed, c as u64), u64::MAX));
-        fill_class(scatter, &run, class.has_constant_radius(), &mut own, &grids, &mut rng)
-            .map_err(|error| Error::InClass {
-                class: class.name.clone(),
-                source: Box::new(error),
-            })?;
+        fill_class(scatter, &run, &mut own, &grids, &mut rng).map_err(|error| Error::InClass {
+            class: class.name.clone(),
+            source: Box::new(error),
+        })?;
         grids.push(own);
     }
     let mut classes: Vec<Option<ClassPoints>> = vec![None; n];
@@ -393,7 +402,6 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
 fn fill_class<H: CellHeads>(
     scatter: &Scatter,
     run: &ClassRun<'_>,
-    constant: bool,
     own: &mut Grid<2, H, ClassRule>,
     earlier: &[Grid<2, H, ClassRule>],
     rng: &mut PortableRng,
@@ -412,22 +420,38 @@ fn fill_class<H: CellHeads>(
         Err(error) => return Err(error),
     };
     let mut scan = Scan::new(&shape, run.rmin);
+    // A witness's radius is at least rmin and every pair rule grows with each radius, so a
+    // centre closer than rule(rmin, r_i) to a point i is blocked, whatever its own radius:
+    // the scan skips it without a terrain read or a query.
+    let smallest = |radius: f64| {
+        let s = run.rule.distance(run.rmin, radius);
+        s * s
+    };
+    for (grid, cross) in earlier.iter().zip(&run.cross) {
+        let radii = &grid.rule().radii;
+        match cross {
+            Some(d2) => scan.mark_blocked_by(grid.points(), |_| *d2),
+            None => scan.mark_blocked_by(grid.points(), |i| smallest(radii[i])),
+        }
+    }
     let mut active: Vec<u32> = Vec::new();
     loop {
         while !active.is_empty() {
             run.try_around(own, earlier, &mut active, rng)?;
         }
-        if constant {
-            // One radius: a cell centre closer than r to a point of the class is covered
-            // by its own rule (any pair rule gives r for two equal radii).
-            scan.mark_covered(own.points());
-        }
+        let radii = &own.rule().radii;
+        scan.mark_covered_within(own.points(), |i| smallest(radii[i]));
         let failure = RefCell::new(None);
         let seed = scan.next_seed(
             &shape,
             |p| {
+                // As for candidates: a conflict at the smallest radius needs no terrain read.
+                if run.blocked(own, earlier, p, run.rmin) {
+                    return true;
+                }
                 let Some(surface) = run.admit(p) else { return true };
                 match run.radius_at(p, &surface) {
+                    Ok(r) if r == run.rmin => false,
                     Ok(r) => run.blocked(own, earlier, p, r),
                     Err(error) => {
                         failure.borrow_mut().get_or_insert(error);
@@ -441,12 +465,11 @@ fn fill_class<H: CellHeads>(
             return Err(error);
         }
         let Some(seed) = seed else { return Ok(()) };
-        // The scan hands out only points it found uncovered, so they stand in the area.
+        // The scan hands out only points it has just found uncovered: they stand in the
+        // area and keep every distance.
         let Some(surface) = run.admit(&seed) else { continue };
         let radius = run.radius_at(&seed, &surface)?;
-        if run.blocked(own, earlier, &seed, radius) {
-            continue;
-        }
+        debug_assert!(!run.blocked(own, earlier, &seed, radius));
         active.push(insert(own, seed, radius, run.rule));
     }
 }

@@ -1,7 +1,8 @@
 //! Where on the terrain a class may stand, and how its radius grows with the slope.
 
-use super::terrain::Surface;
+use super::terrain::{Surface, SurfaceBounds};
 use crate::error::Error;
+use crate::region::BoxClass;
 
 /// A class's placement rules: a slope band and a height band outside which it places nothing,
 /// and an optional growth of its radius with the slope.
@@ -133,6 +134,46 @@ impl PlacementRules {
             && surface.slope <= self.max_slope
             && surface.height >= self.min_height
             && surface.height <= self.max_height
+    }
+
+    /// Whether the bands admit every surface (the slope factor aside).
+    pub(crate) fn admits_everything(&self) -> bool {
+        self.min_slope <= 0.0
+            && self.max_slope >= 90.0
+            && self.min_height == f64::NEG_INFINITY
+            && self.max_height == f64::INFINITY
+    }
+
+    /// How the bands judge a box over which the surface stays within `bounds`: inside when
+    /// they admit every surface within them, outside when none, else straddling. A margin of
+    /// 1e-9 (relative) keeps the verdict sound against the rounding of a point's own slope
+    /// and height.
+    pub(crate) fn classify(&self, bounds: &SurfaceBounds) -> BoxClass {
+        let slope = |g2: f64| g2.max(0.0).sqrt().atan().to_degrees();
+        let [s_lo, s_hi] = bounds.steepness_squared.map(slope);
+        let [h_lo, h_hi] = bounds.height;
+        let margin = |v: f64| 1e-9 * (1.0 + v.abs());
+        // Bounds that do not bound (0°, 90°, ±∞) admit everything and exclude nothing.
+        let (low_slope, high_slope) = (self.min_slope > 0.0, self.max_slope < 90.0);
+        let (low_height, high_height) =
+            (self.min_height > f64::NEG_INFINITY, self.max_height < f64::INFINITY);
+        let (s_min, s_max, h_min, h_max) =
+            (self.min_slope, self.max_slope, self.min_height, self.max_height);
+        let slopes_in = (!low_slope || s_lo > s_min + margin(s_min))
+            && (!high_slope || s_hi < s_max - margin(s_max));
+        let heights_in = (!low_height || h_lo > h_min + margin(h_min))
+            && (!high_height || h_hi < h_max - margin(h_max));
+        let slopes_out = (low_slope && s_hi < s_min - margin(s_min))
+            || (high_slope && s_lo > s_max + margin(s_max));
+        let heights_out = (low_height && h_hi < h_min - margin(h_min))
+            || (high_height && h_lo > h_max + margin(h_max));
+        if slopes_out || heights_out {
+            BoxClass::Outside
+        } else if slopes_in && heights_in {
+            BoxClass::Inside
+        } else {
+            BoxClass::Straddling
+        }
     }
 
     /// The factor `1 + k·slope/90` the base radius is multiplied by at `slope` degrees.

@@ -201,8 +201,11 @@ impl Terrain {
     pub fn surface(&self, x: f64, z: f64) -> Surface {
         let height = self.height(x, z);
         let [gx, gz] = self.gradient(x, z);
-        let steepness = gx.hypot(gz);
-        let norm = steepness.hypot(1.0);
+        // Gradients of a height field are far from overflow: plain roots, not `hypot`,
+        // which costs more than the rest of this function together.
+        let steepness2 = gx * gx + gz * gz;
+        let steepness = steepness2.sqrt();
+        let norm = (steepness2 + 1.0).sqrt();
         Surface {
             height,
             normal: [-gx / norm, 1.0 / norm, -gz / norm],
@@ -214,13 +217,79 @@ impl Terrain {
     #[inline]
     pub fn slope(&self, x: f64, z: f64) -> f64 {
         let [gx, gz] = self.gradient(x, z);
-        gx.hypot(gz).atan().to_degrees()
+        (gx * gx + gz * gz).sqrt().atan().to_degrees()
     }
 
     /// The unit normal at `(x, z)` (see [`surface`](Self::surface)).
     pub fn normal(&self, x: f64, z: f64) -> [f64; 3] {
         self.surface(x, z).normal
     }
+
+    /// Bounds on the height and the slope over the ground box `[lower, upper]`, from the
+    /// bilinear patches it touches (`None` when it touches more than [`BOUNDED_PATCHES`]).
+    ///
+    /// A bilinear patch lies between its lowest and highest corner. Its x-derivative is
+    /// linear in z alone, between the differences along its south and north edges, and its
+    /// z-derivative linear in x alone; so over a patch `|∇h|²` lies between the sums of the
+    /// two derivatives' smallest and largest squares. The clamped rim has a derivative of 0
+    /// along its axis, which the ranges then include.
+    pub(crate) fn bounds(&self, lower: &[f64; 2], upper: &[f64; 2]) -> Option<SurfaceBounds> {
+        let span = |axis: usize, count: usize| {
+            let scale = self.inverse_pixel[axis];
+            let (u0, u1) = (lower[axis] * scale - 0.5, upper[axis] * scale - 0.5);
+            let last = (count - 1) as f64;
+            let top = count.saturating_sub(2);
+            let first = (u0.clamp(0.0, last) as usize).min(top);
+            let end = (u1.clamp(0.0, last) as usize).min(top);
+            (first, end, !(u0 > 0.0 && u1 < last))
+        };
+        let (i0, i1, rim_x) = span(0, self.width);
+        let (k0, k1, rim_z) = span(1, self.depth);
+        if (i1 - i0 + 1) * (k1 - k0 + 1) > BOUNDED_PATCHES {
+            return None;
+        }
+        // The smallest and largest square over `[min(a, b, 0 if rim), max(…)]`.
+        let squares = |a: f64, b: f64, rim: bool| {
+            let (mut lo, mut hi) = (a.min(b), a.max(b));
+            if rim {
+                (lo, hi) = (lo.min(0.0), hi.max(0.0));
+            }
+            let least = if lo <= 0.0 && hi >= 0.0 { 0.0 } else { (lo * lo).min(hi * hi) };
+            (least, (lo * lo).max(hi * hi))
+        };
+        let [sx, sz] = self.inverse_pixel;
+        let mut out = SurfaceBounds {
+            height: [f64::INFINITY, f64::NEG_INFINITY],
+            steepness_squared: [f64::INFINITY, f64::NEG_INFINITY],
+        };
+        for k in k0..=k1 {
+            for i in i0..=i1 {
+                let [h00, h10, h01, h11] = self.corners(i, k);
+                let (gx_lo, gx_hi) = squares((h10 - h00) * sx, (h11 - h01) * sx, rim_x);
+                let (gz_lo, gz_hi) = squares((h01 - h00) * sz, (h11 - h10) * sz, rim_z);
+                let low = h00.min(h10).min(h01).min(h11);
+                let high = h00.max(h10).max(h01).max(h11);
+                out.height = [out.height[0].min(low), out.height[1].max(high)];
+                out.steepness_squared = [
+                    out.steepness_squared[0].min(gx_lo + gz_lo),
+                    out.steepness_squared[1].max(gx_hi + gz_hi),
+                ];
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The most bilinear patches [`Terrain::bounds`] reads for one box.
+pub(crate) const BOUNDED_PATCHES: usize = 4096;
+
+/// Bounds on the surface over a box of the ground ([`Terrain::bounds`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SurfaceBounds {
+    /// The lowest and highest height.
+    pub height: [f64; 2],
+    /// The smallest and largest `|∇h|²` (the slope is `atan(|∇h|)`).
+    pub steepness_squared: [f64; 2],
 }
 
 #[cfg(test)]
@@ -235,6 +304,39 @@ mod tests {
         assert!(Terrain::from_image_rows(1, 1, vec![f64::NAN], [1.0, 1.0], 1.0).is_err());
         assert!(Terrain::from_image_rows(1, 1, vec![0.5], [0.0, 1.0], 1.0).is_err());
         assert!(Terrain::from_image_rows(1, 1, vec![0.5], [1.0, 1.0], -1.0).is_err());
+    }
+
+    #[test]
+    fn box_bounds_hold_every_point_of_the_box() {
+        use crate::rng::{rng_from_seed, uniform01};
+        let (w, h) = (9, 7);
+        let values: Vec<f64> = (0..w * h).map(|k| ((k * 7919) % 101) as f64 / 100.0).collect();
+        let t = Terrain::from_image_rows(w, h, values, [9.0, 14.0], 30.0).unwrap();
+        let mut rng = rng_from_seed(3);
+        for _ in 0..300 {
+            let a = [uniform01(&mut rng) * 11.0 - 1.0, uniform01(&mut rng) * 16.0 - 1.0];
+            let size = [uniform01(&mut rng) * 3.0, uniform01(&mut rng) * 3.0];
+            let b = [a[0] + size[0], a[1] + size[1]];
+            let bounds = t.bounds(&a, &b).unwrap();
+            for _ in 0..200 {
+                let x = a[0] + uniform01(&mut rng) * size[0];
+                let z = a[1] + uniform01(&mut rng) * size[1];
+                let height = t.height(x, z);
+                let [gx, gz] = t.gradient(x, z);
+                let g2 = gx * gx + gz * gz;
+                let slack = 1e-9 * (1.0 + g2);
+                assert!(bounds.height[0] - 1e-9 <= height && height <= bounds.height[1] + 1e-9);
+                assert!(bounds.steepness_squared[0] - slack <= g2);
+                assert!(g2 <= bounds.steepness_squared[1] + slack, "{a:?} {b:?} {x} {z}");
+            }
+        }
+        // A tilted plane: its one slope exactly, away from the rim.
+        let plane: Vec<f64> = (0..16).map(|k| (k % 4) as f64 / 3.0).collect();
+        let t = Terrain::from_image_rows(4, 4, plane, [4.0, 4.0], 3.0).unwrap();
+        let bounds = t.bounds(&[1.0, 1.0], &[2.0, 2.0]).unwrap();
+        assert!((bounds.steepness_squared[0] - 1.0).abs() < 1e-12);
+        assert!((bounds.steepness_squared[1] - 1.0).abs() < 1e-12);
+        assert_eq!(t.bounds(&[1.0, 1.0], &[2.0, 2.0]).unwrap().height, [0.0, 2.0]);
     }
 
     #[test]
