@@ -244,3 +244,30 @@ fn bad_settings_are_refused() {
         Err(Error::ZeroCount("threads"))
     ));
 }
+
+#[test]
+fn any_radius_builds_a_world_whose_chunks_keep_it() {
+    // Tiny and huge radii (the settings once came from the unit box, which refused radii that
+    // could place too many points in it). Points lie in their chunk and keep the radius.
+    for r in [1e-9, 1e-5, 1e5] {
+        let mut world = World::<2>::builder(r, 3).build().unwrap();
+        let side = world.chunk_side()[0];
+        let mut all = Vec::new();
+        for c in [[0, 0], [1, 0], [-2, 5]] {
+            let points = world.chunk(c).unwrap();
+            assert!(points.len() > 100, "r = {r}: {} points in {c:?}", points.len());
+            for p in &points {
+                assert_eq!(world.chunk_of(p), c, "r = {r}");
+                assert!((0..2).all(|i| p[i] >= c[i] as f64 * side));
+            }
+            all.extend(points);
+        }
+        let mut least = f64::INFINITY;
+        for (i, p) in all.iter().enumerate() {
+            for q in &all[i + 1..] {
+                least = least.min(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt());
+            }
+        }
+        assert!(least >= r * (1.0 - 1e-12), "r = {r}: a pair {least} apart");
+    }
+}

@@ -14,7 +14,8 @@
 //! cells of one stratum are more than `r` apart (docs/algorithms.md, "Chunked worlds"), and
 //! a cell can conflict only with cells whose key differs by at most 1 on every axis. So the
 //! cells of one stratum can be decided independently, each given the cells of lower strata
-//! around it: the dependency of a cell reaches at most `D` strata down and one chunk away.
+//! around it: the dependency of a cell reaches at most `D` strata down and `D` keys away, that
+//! is up to ⌈D/2⌉ chunks (docs/algorithms.md, "Chunked worlds").
 //! Every threshold carries a relative slack of [`SLACK`], so that rounding in the
 //! coordinates never brings two cells of a stratum closer than `r`.
 

@@ -151,16 +151,13 @@ impl<const D: usize> WorldBuilder<D> {
                 clip = Some(domain);
             }
         }
-        let settings_domain = self.bounds.unwrap_or_else(Domain::unit);
+        // The settings (radius, attempts, grid) of every cell's run. Each run lays its own
+        // grid over its cell, so this box only has to be valid at any radius: one of side 4r
+        // (a box of the world's size, or the unit box, would refuse small radii for the
+        // points it could hold).
+        let settings_box = Domain::from_origin_and_extent([0.0; D], [4.0 * radius; D])?;
         let bridson =
-            Bridson::builder(settings_domain, radius).with_attempts(self.attempts).build();
-        let bridson = match bridson {
-            Ok(bridson) => bridson,
-            // The box may be too large for a grid over it; the cells' grids are small.
-            Err(_) => {
-                Bridson::builder(Domain::unit(), radius).with_attempts(self.attempts).build()?
-            }
-        };
+            Bridson::builder(settings_box, radius).with_attempts(self.attempts).build()?;
         let engine = Engine {
             cells: Cells::new(self.origin, sides, radius),
             bridson,
