@@ -119,7 +119,8 @@ fn owned<const D: usize>(key: &Key<D>, b: i64) -> bool {
 }
 
 /// The cells a request for the chunks `0 ≤ c < b` needs: the cells over those chunks (keys
-/// `0..=2b` on every axis) and, recursively, the lower-strata cells next to each.
+/// `0..=2b` on every axis) and, recursively, the lower-strata cells next to each that can
+/// reach it (the library's rule, src/chunked/engine.rs).
 fn cone<const D: usize>(b: i64) -> HashSet<Key<D>> {
     let mut wanted = vec![[0i64; D]];
     for i in 0..D {
@@ -138,7 +139,14 @@ fn cone<const D: usize>(b: i64) -> HashSet<Key<D>> {
     while let Some(key) = wanted.pop() {
         if seen.insert(key) {
             let k = stratum(&key);
-            wanted.extend(around(&key).into_iter().filter(|other| stratum(other) < k));
+            // A lower-stratum neighbour counts unless it is near a plane along an axis along
+            // which `key` lies inside its chunk (its points are then √2 r away).
+            let reaches = |other: &Key<D>| {
+                (0..D).all(|i| other[i].rem_euclid(2) == 1 || key[i].rem_euclid(2) == 0)
+            };
+            wanted.extend(
+                around(&key).into_iter().filter(|other| stratum(other) < k && reaches(other)),
+            );
         }
     }
     seen

@@ -41,8 +41,12 @@ impl<const D: usize> Engine<D> {
         }
     }
 
-    /// The cells of lower strata next to `key` (unwrapped keys): the only ones its points
-    /// can conflict with among those decided before it.
+    /// The cells of lower strata next to `key` (unwrapped keys) whose points can reach its
+    /// run: those near a plane only along axes along which `key` is near one too. A cell
+    /// near a plane along an axis along which `key` lies inside its chunk holds points at
+    /// least `a_{k+1} − a_{k−1} = √2 r` from `key`'s, outside the box its run looks at
+    /// (docs/algorithms.md, "Chunked worlds"), so leaving it out changes no point and keeps
+    /// a chunk's cone to the `5^D` keys around it.
     pub(crate) fn dependencies(&self, key: &CellKey<D>) -> Vec<CellKey<D>> {
         let k = stratum(key);
         let mut out = Vec::new();
@@ -52,7 +56,8 @@ impl<const D: usize> Engine<D> {
         let mut offset = [-1i64; D];
         loop {
             let other: CellKey<D> = std::array::from_fn(|i| key[i] + offset[i]);
-            if stratum(&other) < k {
+            let reaches = (0..D).all(|i| other[i] & 1 == 1 || key[i] & 1 == 0);
+            if reaches && stratum(&other) < k {
                 out.push(other);
             }
             let mut i = 0;
