@@ -18,3 +18,4 @@ pub mod sample;
 pub mod scatter;
 pub mod shapes;
 pub mod spec;
+pub mod world;

@@ -36,6 +36,9 @@ enum Command {
     /// Scatter classes of objects on a terrain from a scene file: instances as JSON and
     /// glTF, and a preview picture.
     Scatter(experiments::scatter::ScatterArgs),
+    /// Write chunks of a deterministic chunked world as CSV: a list of chunks or a block of
+    /// them, each chunk's points the same whatever else is asked, in whatever run.
+    World(experiments::world::WorldArgs),
     /// Compare the samplers and write the report (the default without a subcommand).
     Report(ReportArgs),
 }
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => experiments::analyze::run(&args),
         Some(Command::Inspect(args)) => experiments::inspect::run(&args),
         Some(Command::Scatter(args)) => experiments::scatter::run(&args),
+        Some(Command::World(args)) => experiments::world::run(&args),
         Some(Command::Report(args)) => report::run(&args),
         None => report::run(&cli.report),
     };
