@@ -478,8 +478,8 @@ pub fn section(result: &ChunkedResult, base_seed: u64) -> Result<Section, Report
          each, every seed derived from the base seed {base_seed} (chunked-realisations.csv). The \
          chunk side is the library's default, 32 r, which the torus turns into 1/n = {} with \
          n = {} chunks per axis, so a seam would repeat at the frequency k = n·(1, 0) and \
-         n·(0, 1) and its multiples; chunked Bridson runs on all {} cores (its points do not \
-         depend on the thread count).",
+         n·(0, 1) and its multiples; chunked Bridson runs on every core ({} here; its points \
+         do not depend on the thread count).",
         short(result.radius),
         short(result.chunk_side),
         result.chunks,
