@@ -46,7 +46,8 @@ pub use pair_correlation::{EdgeCorrection, PairCorrelation, pair_correlation};
 pub use pairs::{closest_pair, min_pair_distance, pairs_closer_than};
 pub use relative_radius::{RelativeRadius, densest_packing_fraction, max_spacing, relative_radius};
 pub use spectrum::{
-    Periodogram, RadialSpectrum, SpectrumAccumulator, SpectrumOptions, radial_spectrum,
+    Periodogram, RadialSpectrum, SpectrumAccumulator, SpectrumOptions, periodogram_at,
+    radial_spectrum,
 };
 pub use varying_radius::{PairRule, RulePair, Spread, VaryingRadiusStats, varying_radius_stats};
 

@@ -323,6 +323,40 @@ pub fn radial_spectrum<const D: usize>(
     accumulator.radial()
 }
 
+/// The periodogram of one point set at one integer frequency `k`,
+/// `P(k) = |Σ_j exp(−2πi k·u_j)|² / N` with the points mapped onto the unit torus by
+/// `domain`'s box, summed directly (one `sin_cos` per point): for a handful of chosen
+/// frequencies, where [`SpectrumAccumulator`] would compute a whole ball. NaN for an empty
+/// set; `P(0) = N`.
+///
+/// ```
+/// use experiments::metrics::periodogram_at;
+/// use poisson_nd::Domain;
+/// // Two points half a side apart: their phases cancel at odd k_x and add at even k_x.
+/// let points = [[0.0, 0.3], [0.5, 0.3]];
+/// let torus = Domain::<2>::unit().periodic();
+/// assert!(periodogram_at(&points, &torus, &[1, 0]).abs() < 1e-12);
+/// assert!((periodogram_at(&points, &torus, &[2, 0]) - 2.0).abs() < 1e-12);
+/// ```
+pub fn periodogram_at<const D: usize>(
+    points: &[Point<D>],
+    domain: &Domain<D>,
+    k: &[i64; D],
+) -> f64 {
+    if points.is_empty() {
+        return f64::NAN;
+    }
+    let (mut re, mut im) = (0.0, 0.0);
+    for u in to_unit_cube(points, domain) {
+        // k·u in cycles; only its fractional part matters, which keeps the argument small.
+        let cycles: f64 = (0..D).map(|a| k[a] as f64 * u[a]).sum();
+        let (sin, cos) = (2.0 * std::f64::consts::PI * (cycles - cycles.round())).sin_cos();
+        re += cos;
+        im -= sin;
+    }
+    (re * re + im * im) / points.len() as f64
+}
+
 /// A periodogram on a square grid of integer frequencies `-m..=m` on two axes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Periodogram {
@@ -618,6 +652,43 @@ mod tests {
             .filter(|&(x, y)| (x, y) != (0, 0) && 4 * (x * x + y * y) < 121)
             .count();
         assert_eq!(2 * seen.len(), full);
+    }
+
+    #[test]
+    fn periodogram_of_a_square_lattice_lives_on_its_reciprocal_lattice() {
+        // An m × m lattice on the unit torus: every phase is 1 when k is a multiple of m on
+        // both axes (P = N there), and the phases sum to 0 at every other frequency.
+        let m = 6;
+        let lattice: Vec<[f64; 2]> =
+            (0..m * m).map(|i| [(i % m) as f64 / m as f64, (i / m) as f64 / m as f64]).collect();
+        let torus = Domain::<2>::unit().periodic();
+        let n = (m * m) as f64;
+        for kx in -13i64..=13 {
+            for ky in -13i64..=13 {
+                let p = periodogram_at(&lattice, &torus, &[kx, ky]);
+                let on_lattice = kx % m as i64 == 0 && ky % m as i64 == 0;
+                let want = if on_lattice { n } else { 0.0 };
+                assert!((p - want).abs() < 1e-9, "k = ({kx}, {ky}): {p} against {want}");
+            }
+        }
+        // The box is read: the same lattice in a box of sides 2 × 3 at (−1, 4).
+        let shifted = Domain::from_origin_and_extent([-1.0, 4.0], [2.0, 3.0]).unwrap().periodic();
+        let moved: Vec<[f64; 2]> =
+            lattice.iter().map(|p| [-1.0 + 2.0 * p[0], 4.0 + 3.0 * p[1]]).collect();
+        assert!((periodogram_at(&moved, &shifted, &[6, -12]) - n).abs() < 1e-9);
+        assert!(periodogram_at(&moved, &shifted, &[1, 0]).abs() < 1e-9);
+        assert!(periodogram_at::<2>(&[], &torus, &[1, 0]).is_nan());
+    }
+
+    #[test]
+    fn periodogram_at_matches_the_accumulator() {
+        let points = [[0.1, 0.7], [0.55, 0.2], [0.33, 0.31], [0.8, 0.8], [0.97, 0.02]];
+        let torus = Domain::<2>::unit().periodic();
+        let mut acc = SpectrumAccumulator::new(SpectrumOptions::new(6));
+        acc.add(&points, &torus);
+        for (k, p) in acc.frequencies() {
+            assert!((periodogram_at(&points, &torus, &k) - p).abs() < 1e-12, "{k:?}");
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! | 3D point set, three slabs or projections | [`projections::projections_3d`] |
 //! | 2D point set over a grey map and outlines | [`overlay::overlay_2d`] |
 //! | radial power spectra | [`spectrum::radial_spectra`] |
+//! | curves with marked abscissae (special frequencies) | [`spectrum::marked_curves`] |
 //! | 2D power spectrum image | [`heat_map::heat_map`] |
 //! | nearest-neighbour histograms | [`histogram::nn_histograms`] |
 //! | one scalar metric per sampler | [`metric_chart::metric_chart`] |
@@ -39,7 +40,7 @@ pub use projections::{Projections3d, projections_3d};
 pub use scaling::{ScalingChart, scaling_chart};
 
 pub use scatter::{Scatter2d, scatter_2d};
-pub use spectrum::{SpectrumChart, radial_spectra};
+pub use spectrum::{MARK_COLOUR, SpectrumChart, VerticalMarks, marked_curves, radial_spectra};
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend, WHITE};

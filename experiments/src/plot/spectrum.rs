@@ -33,9 +33,31 @@ const SIZE: (u32, u32) = (680, 420);
 /// The grey of reference lines.
 pub(crate) const REFERENCE_GREY: RGBColor = RGBColor(0x55, 0x55, 0x55);
 
+/// Vertical dashed lines at chosen abscissae (special frequencies), under one legend entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerticalMarks {
+    /// The legend's text for all of them.
+    pub label: String,
+    /// Where they stand on the x axis; those outside the data's range are not drawn.
+    pub at: Vec<f64>,
+}
+
+/// The colour of [`VerticalMarks`]: a dark red that no sampler has.
+pub const MARK_COLOUR: RGBColor = RGBColor(0xA0, 0x1C, 0x1C);
+
 /// Draws every series as a line in its sampler's colour, the y axis from 0, the reference as
 /// a dashed grey line, and a legend in a column to the right of the plot.
 pub fn radial_spectra(chart: &SpectrumChart) -> Result<String, PlotError> {
+    draw_curves(chart, None)
+}
+
+/// [`radial_spectra`] with vertical dashed lines in [`MARK_COLOUR`] at `marks.at` (in the
+/// data's x range), listed in the legend as `marks.label` over a line with their positions.
+pub fn marked_curves(chart: &SpectrumChart, marks: &VerticalMarks) -> Result<String, PlotError> {
+    draw_curves(chart, Some(marks))
+}
+
+fn draw_curves(chart: &SpectrumChart, marks: Option<&VerticalMarks>) -> Result<String, PlotError> {
     const FIGURE: &str = "radial spectrum";
     let xs = finite_bounds(chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
     let ys = finite_bounds(chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
@@ -76,6 +98,16 @@ pub fn radial_spectra(chart: &SpectrumChart) -> Result<String, PlotError> {
                 REFERENCE_GREY.stroke_width(1),
             ))?;
         }
+        if let Some(marks) = marks {
+            for &x in marks.at.iter().filter(|x| (x_lo..=x_hi).contains(*x)) {
+                ctx.draw_series(DashedLineSeries::new(
+                    [(x, 0.0), (x, top)],
+                    5,
+                    4,
+                    MARK_COLOUR.stroke_width(1),
+                ))?;
+            }
+        }
         for series in &chart.series {
             let colour = sampler_colour(&series.name);
             // Points above the frame are clipped to it, so a cut peak stays visible.
@@ -89,6 +121,12 @@ pub fn radial_spectra(chart: &SpectrumChart) -> Result<String, PlotError> {
         }
         if let Some(reference) = &chart.reference {
             entries.push((LegendMark::Dashed(REFERENCE_GREY), reference.label.clone(), None));
+        }
+        if let Some(marks) = marks {
+            let shown: Vec<String> =
+                marks.at.iter().filter(|x| (x_lo..=x_hi).contains(*x)).map(|&x| short(x)).collect();
+            let detail = (!shown.is_empty()).then(|| format!("at {}", shown.join(", ")));
+            entries.push((LegendMark::Dashed(MARK_COLOUR), marks.label.clone(), detail));
         }
         draw_legend(&legend, 24, &entries)
     })
@@ -123,5 +161,34 @@ mod tests {
         }
         let empty = SpectrumChart { series: vec![], ..chart };
         assert!(radial_spectra(&empty).is_err());
+    }
+
+    #[test]
+    fn marks_are_dashed_lines_inside_the_range_with_a_legend_entry() {
+        let chart = SpectrumChart {
+            title: "Periodogram along k_x".into(),
+            x_label: "k_x".into(),
+            y_label: "power".into(),
+            series: vec![Series {
+                name: "bridson".into(),
+                points: (1..=16).map(|j| (j as f64, 0.05 + 0.001 * j as f64)).collect(),
+            }],
+            reference: None,
+            y_max: None,
+        };
+        let stroke = format!("stroke=\"{}\"", super::super::colour_hex(MARK_COLOUR));
+        assert_eq!(radial_spectra(&chart).unwrap().matches(&stroke).count(), 0);
+        let one = VerticalMarks { label: "chunk frequency".into(), at: vec![5.0] };
+        let one_svg = marked_curves(&chart, &one).unwrap();
+        assert!(one_svg.contains("chunk frequency"));
+        // The legend's swatch is three dashes; a line from 0 to the top is more than three.
+        let per_line = one_svg.matches(&stroke).count() - 3;
+        assert!(per_line > 3, "{per_line}");
+        let three =
+            VerticalMarks { label: "chunk frequency".into(), at: vec![5.0, 10.0, 15.0, 99.0] };
+        let three_svg = marked_curves(&chart, &three).unwrap();
+        assert_eq!(three_svg.matches(&stroke).count(), 3 * per_line + 3, "99 is off the chart");
+        // The legend lists the marks drawn (the text is written on a line of its own).
+        assert!(three_svg.contains("\nat 5, 10, 15\n"));
     }
 }

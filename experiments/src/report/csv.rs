@@ -28,7 +28,8 @@ pub struct ResultRow {
 /// One timed sampling run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimingRow {
-    /// Which experiment: `comparison` or `scaling`.
+    /// Which experiment: `comparison`, `scaling`, `variable-density`, `regions` or
+    /// `chunked`.
     pub experiment: &'static str,
     /// The sampler.
     pub sampler: String,

@@ -28,7 +28,11 @@
 //! density map, strip counts against the map's integral, the pair-rule check) and "Regions"
 //! ([`regions`]: Bridson and Halton in a polygon with a hole and two islands, Bridson in a
 //! torus mesh). Their sizes are fixed (a fraction of a second in all); their seeds come from
-//! the base seed through [`figure_seed`] and are written beside their figures.
+//! the base seed through [`figure_seed`] and are written beside their figures. A third,
+//! "Chunked Bridson against Bridson" ([`chunked`]), fills the periodic unit square with plain
+//! and chunked Bridson, the configuration's number of realisations each (seeds from
+//! [`realisation_seed`]), and tests the chunked sampler's promise of equal quality: count,
+//! ρ_rel, closest pair, radial spectrum and the periodogram at the chunk frequency.
 //!
 //! A progress bar goes to stderr (when it is a terminal); a summary table to stdout.
 //!
@@ -40,6 +44,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod chunked;
 pub mod csv;
 pub mod environment;
 pub mod generated;
@@ -122,7 +127,8 @@ pub enum ReportError {
     /// A figure could not be drawn.
     #[error(transparent)]
     Plot(#[from] PlotError),
-    /// A generated input or a sampler of the variable-density or regions section failed.
+    /// A generated input or a sampler of the variable-density, regions or chunked section
+    /// failed.
     #[error("section {section}: {message}")]
     Figure {
         /// The section.
@@ -268,6 +274,8 @@ pub struct ReportData {
     pub variable_density: variable_density::DensityResult,
     /// The regions experiment.
     pub regions: regions::RegionsResult,
+    /// Chunked Bridson against Bridson.
+    pub chunked: chunked::ChunkedResult,
     /// Every timed run.
     pub timings: Vec<TimingRow>,
 }
@@ -357,6 +365,12 @@ pub fn figure_seed(base: u64, experiment: &str, sampler: &str) -> u64 {
     chain(base, &[3, name_stream(experiment), name_stream(sampler)])
 }
 
+/// The seed of realisation `rep` of `sampler` in a generated-input experiment with several
+/// realisations (`"chunked"`): [`figure_seed`]'s chain continued by `rep`.
+pub fn realisation_seed(base: u64, experiment: &str, sampler: &str, rep: usize) -> u64 {
+    derive_seed(figure_seed(base, experiment, sampler), rep as u64)
+}
+
 /// A sampler's name as a stream number: its 64-bit FNV-1a hash, fixed forever.
 fn name_stream(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
@@ -431,8 +445,15 @@ fn measure<A: Analyzer>(
     bar.set_message("variable density and regions");
     let variable_density = variable_density::measure(config.seed, &mut timings)?;
     let regions = regions::measure(config.seed, &mut timings)?;
+    bar.set_message("chunked Bridson against Bridson");
+    let chunked = chunked::measure(
+        config.seed,
+        config.realisations,
+        config.metrics.spectrum_max_frequency,
+        &mut timings,
+    )?;
     bar.finish_and_clear();
-    Ok(ReportData { dims, scaling, variable_density, regions, timings })
+    Ok(ReportData { dims, scaling, variable_density, regions, chunked, timings })
 }
 
 /// The box of the comparison in `D` dimensions: the unit box, periodic or not as configured.
@@ -791,6 +812,20 @@ mod tests {
         assert_ne!(comparison_seed(7, 2, "bridson", 0), scaling_seed(7, 2, "bridson", 0, 0));
         // Pinned: changing the derivation changes every recorded seed.
         assert_eq!(comparison_seed(7, 2, "bridson", 0), PINNED_SEED);
+    }
+
+    #[test]
+    fn realisation_seeds_continue_the_figure_seed() {
+        let seeds: BTreeSet<u64> = ["bridson", "chunked-bridson"]
+            .iter()
+            .flat_map(|name| (0..4).map(move |rep| realisation_seed(7, "chunked", name, rep)))
+            .chain(std::iter::once(figure_seed(7, "chunked", "bridson")))
+            .collect();
+        assert_eq!(seeds.len(), 9);
+        assert_eq!(
+            realisation_seed(7, "chunked", "bridson", 3),
+            derive_seed(figure_seed(7, "chunked", "bridson"), 3)
+        );
     }
 
     #[test]
