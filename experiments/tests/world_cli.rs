@@ -199,14 +199,14 @@ fn a_block_keeps_the_radius_across_chunk_borders() {
 fn one_three_five_and_eight_dimensions() {
     let dir = tempfile::tempdir().unwrap();
 
-    // 1D: the default chunk side, 32 radii.
+    // 1D: the default chunk side, 64 radii.
     let line = rows::<1>(&world_to(
         &dir.path().join("d1.csv"),
         &["--dim", "1", "--radius", "0.1", "--seed", "5", "--range", "-3:3"],
     ));
     let expected = World::<1>::builder(0.1, 5).build().unwrap().range([-3], [3]).unwrap();
     assert_rows_are(&line, &expected);
-    assert_chunk_columns(&line, [0.0], [3.2]);
+    assert_chunk_columns(&line, [0.0], [6.4]);
     assert!(line.len() > 100 && closest(&line, None, false) >= 0.1 * (1.0 - 1e-12));
 
     // 3D: two neighbouring chunks and one apart, with fewer attempts.
@@ -446,7 +446,7 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
             "--radius 0.5 --chunk-size 7 --periodic --box 16,16 --chunks 0,0",
             "tiled by at least two whole chunks",
         ),
-        ("--radius 0.5 --periodic --box 16,16 --chunks 0,0", "chunk side is 16"),
+        ("--radius 0.5 --periodic --box 16,16 --chunks 0,0", "chunk side is 32"),
         ("--radius 0.5 --periodic --chunks 0,0", "--periodic needs --box"),
         ("--radius 0.5 --box 1,1,1 --chunks 0,0", "box has 3 values but the dimension is 2"),
         ("--radius 0.5 --box 1,-1 --chunks 0,0", "box side"),
