@@ -5,8 +5,8 @@
 //! The literals are Rust's shortest round-trip forms, so `==` compares exact bits.
 
 use poisson_nd::{
-    BestCandidate, Bridson, DartThrowing, Domain, GridResolution, Halton, JitteredGrid, Maximal,
-    Point, SampleElimination, Sampler, WhiteNoise,
+    BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, GridResolution, Halton,
+    JitteredGrid, Maximal, Point, SampleElimination, Sampler, WhiteNoise,
 };
 
 fn unit<const D: usize>() -> Domain<D> {
@@ -262,4 +262,28 @@ fn bridson_2d_density_image_inverse_max() {
     assert_eq!(set.radii, Some(vec![0.15, 0.12205654293894025, 0.09101111449724164]));
     let filled = sampler.fill_seeded(42);
     assert_eq!((filled.len(), filled.attempts), (110, 4239));
+}
+
+#[test]
+fn chunked_bridson_2d() {
+    // A closed 0.5 × 0.4 box at r = 0.02 in chunks of 0.1 (5 × 4), on two threads: the first
+    // three points (the first cell's, in key order), the filled count and the attempts.
+    use poisson_nd::FillSampler;
+    let domain = Domain::from_origin_and_extent([0.0, 0.0], [0.5, 0.4]).expect("valid");
+    let sampler = ChunkedBridson::builder(domain, 0.02)
+        .with_chunk_side(0.1)
+        .with_threads(2)
+        .build()
+        .expect("valid");
+    let set = sampler.fill_seeded(42);
+    assert_pinned(
+        "chunked bridson 2D",
+        &set.points[..3],
+        &[
+            [0.007658821834587139, 0.0017851677431063202],
+            [0.004064355796538872, 0.0248538778616385],
+            [0.005583040366285125, 0.06433380129619404],
+        ],
+    );
+    assert_eq!((set.len(), set.attempts), (330, 36303));
 }

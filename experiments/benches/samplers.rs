@@ -14,6 +14,9 @@
 //! The peer comparison (other crates, peak memory, ρ_rel) is a separate program in `peers/`;
 //! see docs/performance.md.
 //!
+//! `chunked-bridson/2d` times Bridson against the chunked Bridson on one and on two threads,
+//! filling the same box at the same radius (the points of the two chunked runs are the same).
+//!
 //! `radius-field/*` times Bridson with a radius field (a density gradient mapped to radii)
 //! next to constant-radius Bridson at the field's rmin in the same box: the points/s of each
 //! pair is what the targets compare (docs/algorithms.md, "Variable radius").
@@ -23,8 +26,8 @@ use criterion::{
 };
 use criterion::{criterion_group, criterion_main};
 use experiments::spec::{
-    BestCandidateParams, BridsonParams, DartThrowingParams, Grid, HaltonParams, NoParams,
-    SampleEliminationParams, SamplerSpec,
+    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams, Grid,
+    HaltonParams, NoParams, SampleEliminationParams, SamplerSpec,
 };
 use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule};
 
@@ -44,6 +47,7 @@ fn samplers() -> Vec<(SamplerSpec, usize)> {
     let darts = DartThrowingParams { max_misses: Some(1_000) };
     vec![
         (SamplerSpec::Bridson(BridsonParams::default()), usize::MAX),
+        (SamplerSpec::ChunkedBridson(ChunkedBridsonParams::default()), usize::MAX),
         (SamplerSpec::DartThrowing(darts.clone()), 10_000),
         (SamplerSpec::DartThrowingGrid(darts), usize::MAX),
         (SamplerSpec::Maximal(NoParams {}), usize::MAX),
@@ -151,6 +155,29 @@ fn grid_resolution(c: &mut Criterion) {
     // makes one run take about a second.
     grid_resolution_in::<5>(c, 0.15);
     grid_resolution_in::<6>(c, 0.23);
+}
+
+/// Bridson and the chunked Bridson on 1 and 2 threads, each filling the unit square at the
+/// 100k size's radius (about 100,000 points; 13 × 13 chunks of the default side, 32 r).
+fn chunked_threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("chunked-bridson/2d");
+    configure(&mut group);
+    let size = sizes(2)[1];
+    let chunked = |threads| {
+        SamplerSpec::ChunkedBridson(ChunkedBridsonParams {
+            threads: Some(threads),
+            ..ChunkedBridsonParams::default()
+        })
+    };
+    for (label, spec) in [
+        ("bridson", SamplerSpec::Bridson(BridsonParams::default())),
+        ("chunked-1-thread", chunked(1)),
+        ("chunked-2-threads", chunked(2)),
+    ] {
+        let id = BenchmarkId::new(label, size.label);
+        bench_one::<2>(&mut group, &spec, id, size.radius, None);
+    }
+    group.finish();
 }
 
 /// Times one filled Bridson run per iteration, with the throughput set to its points.
@@ -301,5 +328,13 @@ fn scatter_cost(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, all_samplers, grid_resolution, radius_fields, region_cost, scatter_cost);
+criterion_group!(
+    benches,
+    all_samplers,
+    chunked_threads,
+    grid_resolution,
+    radius_fields,
+    region_cost,
+    scatter_cost
+);
 criterion_main!(benches);

@@ -582,7 +582,10 @@ mod tests {
 
     #[test]
     fn every_parameter_is_accepted_by_some_sampler_and_checked() {
-        use crate::spec::{BestCandidateParams, BridsonParams, DartThrowingParams, HaltonParams};
+        use crate::spec::{
+            BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams,
+            HaltonParams,
+        };
         let mut config = Config::quick_config().unwrap();
         config.samplers = vec![
             SamplerSpec::Bridson(BridsonParams { k: Some(5), grid: None }),
@@ -593,6 +596,11 @@ mod tests {
             SamplerSpec::DartThrowingGrid(DartThrowingParams { max_misses: Some(100) }),
             SamplerSpec::Halton(HaltonParams { skip: Some(0) }),
             SamplerSpec::HaltonRandomized(HaltonParams { skip: Some(3) }),
+            SamplerSpec::ChunkedBridson(ChunkedBridsonParams {
+                k: Some(7),
+                chunk_size: Some(0.3),
+                threads: Some(2),
+            }),
         ];
         config.scaling = None;
         config.validate().unwrap();
@@ -612,6 +620,12 @@ mod tests {
         let mut bad = config.clone();
         bad.samplers[4] = SamplerSpec::HaltonRandomized(HaltonParams { skip: Some(u64::MAX) });
         assert!(error(&bad).starts_with("samplers[4].skip must be at most 9223372036854775807"));
+        let mut bad = config.clone();
+        bad.samplers[5] = SamplerSpec::ChunkedBridson(ChunkedBridsonParams {
+            threads: Some(0),
+            ..ChunkedBridsonParams::default()
+        });
+        assert_eq!(error(&bad), "samplers[5].threads must be at least 1, got 0");
 
         // Keys are checked against the sampler named in the same table.
         let parse = |text: &str| Config::from_toml(text).unwrap_err().to_string();

@@ -7,9 +7,10 @@ use crate::io::{self, PointData, PointFormat};
 use crate::shapes::{self, Setup};
 use crate::spec::{BuildError, SamplerSpec};
 use crate::with_dim;
+use poisson_nd::chunked::min_chunk_side;
 use poisson_nd::field::RadiusField;
 use poisson_nd::{Error, StopReason};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -80,7 +81,8 @@ pub struct RunArgs {
     /// Sample only inside this region: .geojson/.json polygons (D = 2, world units), a .png
     /// mask over the box (D = 2), a closed .obj or .stl mesh (D = 3), or a .npy voxel mask
     /// gridded over the box (any D). Without --box the box is the region's bounding box
-    /// (the default box for masks). Every sampler takes it; the box must be closed.
+    /// (the default box for masks). Every sampler but chunked-bridson takes it; the box must
+    /// be closed.
     #[arg(long, global = true)]
     pub region: Option<PathBuf>,
 }
@@ -104,6 +106,10 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
         (false, None, None) => return Err(format!("'{name}' needs --n")),
         (_, _, n) => n,
     };
+    // Refused before the region's file is read.
+    if run.region.is_some() && !spec.takes_region() {
+        return Err(BuildError::RegionNotTaken(name).to_string());
+    }
     if run.region.is_some() && run.domain.periodic {
         return Err("--periodic does not apply with --region: a region needs a closed box".into());
     }
@@ -141,7 +147,7 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
     }
     let sampler = spec
         .build_with(domain, run.radius, run.max_points, &setup)
-        .map_err(|e| cli_message(e, run.region.as_deref()))?;
+        .map_err(|e| cli_message(e, run, D))?;
     let start = Instant::now();
     let set = sampler.run(n, run.seed);
     let seconds = start.elapsed().as_secs_f64();
@@ -200,7 +206,8 @@ fn check_density_flags(spec: &SamplerSpec, run: &RunArgs) -> Result<(), String> 
 }
 
 /// A build error in the command line's words: flags rather than keys or Rust methods.
-fn cli_message(error: BuildError, region: Option<&Path>) -> String {
+fn cli_message(error: BuildError, run: &RunArgs, dim: usize) -> String {
+    let region = run.region.as_deref();
     // What the library says of a region is said of the region's file.
     if let (
         BuildError::Invalid(
@@ -226,6 +233,21 @@ fn cli_message(error: BuildError, region: Option<&Path>) -> String {
              ({estimated_bytes:.3e} bytes), over the limit of {limit} points; use a larger \
              --radius, a smaller --box, or raise --max-points"
         ),
+        BuildError::Invalid(Error::ChunkSideTooSmall { side, radius, dim, min }) => format!(
+            "--chunk-size {side} is too small for --radius {radius} in {dim}D: it must be at \
+             least {min} (2 + √2·(D − 1) radii)"
+        ),
+        // Only the radius and the box decide it: a side below half the box is rounded to
+        // whole chunks, so --chunk-size cannot help.
+        BuildError::Invalid(e @ Error::TorusNotTiled { axis, extent, .. }) => match run.radius {
+            Some(radius) => format!(
+                "--periodic needs two whole chunks along every axis, each at least {} long \
+                 for --radius {radius} in {dim}D (2 + √2·(D − 1) radii), but axis {axis} is \
+                 {extent} long; use a smaller --radius or a larger --box",
+                min_chunk_side(dim, radius)
+            ),
+            None => e.to_string(),
+        },
         other => other.to_string(),
     }
 }

@@ -32,8 +32,8 @@ use crate::shapes::Setup;
 use clap::{Args, CommandFactory, Subcommand};
 use poisson_nd::Region;
 use poisson_nd::{
-    BestCandidate, Bridson, DartThrowing, DartThrowingBuilder, Domain, DynSampler, Error,
-    GridResolution, Halton, JitteredGrid, Maximal, PointSet, SampleElimination, Sampler,
+    BestCandidate, Bridson, ChunkedBridson, DartThrowing, DartThrowingBuilder, Domain, DynSampler,
+    Error, GridResolution, Halton, JitteredGrid, Maximal, PointSet, SampleElimination, Sampler,
     WhiteNoise,
 };
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,9 @@ use std::sync::{Arc, OnceLock};
 pub enum SamplerSpec {
     /// Bridson's algorithm: Poisson-disk, fills the box at --radius.
     Bridson(BridsonParams),
+    /// Bridson's algorithm chunk by chunk on all cores: Poisson-disk, fills the box at
+    /// --radius, the same points for every thread count (no region or density map).
+    ChunkedBridson(ChunkedBridsonParams),
     /// Dart throwing, every dart checked against every point: Poisson-disk, O(N²).
     DartThrowing(DartThrowingParams),
     /// Dart throwing with a background grid: the same points as dart-throwing, in O(N).
@@ -82,6 +85,30 @@ pub struct BridsonParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<Grid>,
 }
+
+/// The chunked Bridson's parameters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ChunkedBridsonParams {
+    /// Attempts per active point, k (default 30; at least 1).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub k: Option<u32>,
+    /// The side of a chunk, in the box's units (default 32 radii; at least the smallest side
+    /// for the radius, (2 + √2·(D − 1))·r). A periodic box takes the nearest side that tiles
+    /// it with whole chunks, at least two per axis.
+    #[arg(long, allow_hyphen_values = true)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk_size: Option<f64>,
+    /// Threads (default all cores; 1 to 1024). The points are the same for every count.
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+}
+
+/// The most threads a chunked run may ask for: far more than any machine's cores, and low
+/// enough that a mistyped count does not start a million threads.
+pub const MAX_THREADS: usize = 1024;
 
 /// The cells of Bridson's background grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -169,6 +196,9 @@ pub enum BuildError {
     /// A parameter is out of range.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// A region was given to a sampler that does not take one.
+    #[error("'{0}' does not take a region (every other sampler does)")]
+    RegionNotTaken(&'static str),
     /// A radius field was given to a sampler that does not take one.
     #[error(
         "'{0}' does not take a radius field (the samplers that do: bridson, dart-throwing, \
@@ -195,6 +225,7 @@ impl SamplerSpec {
     pub fn name(&self) -> &'static str {
         match self {
             SamplerSpec::Bridson(_) => "bridson",
+            SamplerSpec::ChunkedBridson(_) => "chunked-bridson",
             SamplerSpec::DartThrowing(_) => "dart-throwing",
             SamplerSpec::DartThrowingGrid(_) => "dart-throwing-grid",
             SamplerSpec::Maximal(_) => "maximal",
@@ -212,6 +243,7 @@ impl SamplerSpec {
     pub fn is_radius_driven(&self) -> bool {
         match self {
             SamplerSpec::Bridson(_) | SamplerSpec::DartThrowing(_) => true,
+            SamplerSpec::ChunkedBridson(_) => true,
             SamplerSpec::DartThrowingGrid(_) | SamplerSpec::Maximal(_) => true,
             SamplerSpec::BestCandidate(_) | SamplerSpec::SampleElimination(_) => false,
             SamplerSpec::Halton(_) => false,
@@ -229,6 +261,12 @@ impl SamplerSpec {
                 | SamplerSpec::DartThrowing(_)
                 | SamplerSpec::DartThrowingGrid(_)
         )
+    }
+
+    /// Whether the sampler takes a region: every sampler but chunked-bridson, whose chunk
+    /// engine fills boxes only.
+    pub fn takes_region(&self) -> bool {
+        !matches!(self, SamplerSpec::ChunkedBridson(_))
     }
 
     /// Why a count-driven sampler may give fewer points than asked for (a phrase that
@@ -272,6 +310,24 @@ impl SamplerSpec {
         };
         match self {
             SamplerSpec::Bridson(p) => at_least_one("k", p.k.map(u64::from)),
+            SamplerSpec::ChunkedBridson(p) => {
+                at_least_one("k", p.k.map(u64::from))?;
+                at_least_one("threads", p.threads.map(|t| t as u64))?;
+                if let Some(threads) = p.threads.filter(|&t| t > MAX_THREADS) {
+                    return Err(ParamError {
+                        key: "threads",
+                        message: format!("must be at most {MAX_THREADS}, got {threads}"),
+                    });
+                }
+                match p.chunk_size {
+                    // The smallest side depends on the radius and D: the library checks it.
+                    Some(side) if !(side.is_finite() && side > 0.0) => Err(ParamError {
+                        key: "chunk_size",
+                        message: format!("must be finite and > 0, got {side}"),
+                    }),
+                    _ => Ok(()),
+                }
+            }
             SamplerSpec::DartThrowing(p) | SamplerSpec::DartThrowingGrid(p) => {
                 at_least_one("max_misses", p.max_misses)
             }
@@ -308,8 +364,8 @@ impl SamplerSpec {
     /// [`build`](Self::build) with a radius field and a region ([`Setup`]). A field replaces
     /// `radius` (which may then be `None`) and is taken by bridson, dart-throwing and
     /// dart-throwing-grid only ([`BuildError::FieldNotTaken`] for the others); a region is
-    /// taken by every sampler. The default setup builds exactly what [`build`](Self::build)
-    /// builds.
+    /// taken by every sampler but chunked-bridson ([`BuildError::RegionNotTaken`]). The
+    /// default setup builds exactly what [`build`](Self::build) builds.
     pub fn build_with<const D: usize>(
         &self,
         domain: Domain<D>,
@@ -321,6 +377,9 @@ impl SamplerSpec {
         let radius = || radius.ok_or(BuildError::MissingRadius(self.name()));
         if setup.field.is_some() && !self.takes_radius_field() {
             return Err(BuildError::FieldNotTaken(self.name()));
+        }
+        if setup.region.is_some() && !self.takes_region() {
+            return Err(BuildError::RegionNotTaken(self.name()));
         }
         let region = setup.region.as_ref();
         let sampler: Box<dyn DynSampler<D>> = match self {
@@ -345,6 +404,22 @@ impl SamplerSpec {
                 }
                 if let Some(region) = region {
                     b = b.with_region(Arc::clone(region));
+                }
+                Box::new(b.build()?)
+            }
+            SamplerSpec::ChunkedBridson(p) => {
+                let mut b = ChunkedBridson::builder(domain, radius()?);
+                if let Some(k) = p.k {
+                    b = b.with_attempts(k);
+                }
+                if let Some(side) = p.chunk_size {
+                    b = b.with_chunk_side(side);
+                }
+                if let Some(threads) = p.threads {
+                    b = b.with_threads(threads);
+                }
+                if let Some(limit) = max_points {
+                    b = b.with_max_points(limit);
                 }
                 Box::new(b.build()?)
             }
@@ -573,6 +648,7 @@ mod tests {
     fn every_spec() -> Vec<SamplerSpec> {
         vec![
             SamplerSpec::Bridson(BridsonParams::default()),
+            SamplerSpec::ChunkedBridson(ChunkedBridsonParams::default()),
             SamplerSpec::DartThrowing(DartThrowingParams::default()),
             SamplerSpec::DartThrowingGrid(DartThrowingParams::default()),
             SamplerSpec::Maximal(NoParams {}),
@@ -605,6 +681,7 @@ mod tests {
     fn every_parameter_is_a_toml_key_and_a_flag() {
         let expected: &[(&str, &[&str])] = &[
             ("bridson", &["k", "grid"]),
+            ("chunked-bridson", &["k", "chunk_size", "threads"]),
             ("dart-throwing", &["max_misses"]),
             ("best-candidate", &["candidates", "growing_candidates"]),
             ("maximal", &[]),
@@ -620,6 +697,7 @@ mod tests {
                 let value = match key.as_str() {
                     "growing_candidates" | "progressive" => "true",
                     "ratio" => "2.5",
+                    "chunk_size" => "0.5",
                     "grid" => "\"fine\"",
                     _ => "3",
                 };
@@ -668,6 +746,56 @@ mod tests {
             bridson.build(domain, Some(1e-9), None),
             Err(BuildError::Invalid(Error::TooManyPoints { .. }))
         ));
+        let chunked = |k, chunk_size, threads| {
+            SamplerSpec::ChunkedBridson(ChunkedBridsonParams { k, chunk_size, threads })
+        };
+        for (spec, message) in [
+            (chunked(None, None, Some(0)), "threads must be at least 1, got 0"),
+            (chunked(None, None, Some(1025)), "threads must be at most 1024, got 1025"),
+            (chunked(Some(0), None, None), "k must be at least 1, got 0"),
+            (chunked(None, Some(-1.0), None), "chunk_size must be finite and > 0, got -1"),
+            (chunked(None, Some(f64::NAN), None), "chunk_size must be finite and > 0, got NaN"),
+        ] {
+            assert_eq!(spec.check().unwrap_err().to_string(), message);
+            assert_eq!(spec.build(domain, Some(0.1), None).unwrap_err().to_string(), message);
+        }
+        // The smallest side depends on the radius and the dimension: the library's error.
+        let min = poisson_nd::chunked::min_chunk_side(2, 0.01);
+        assert_eq!(
+            chunked(None, Some(0.5 * min), Some(2)).build(domain, Some(0.01), None).unwrap_err(),
+            BuildError::Invalid(Error::ChunkSideTooSmall {
+                side: 0.5 * min,
+                radius: 0.01,
+                dim: 2,
+                min
+            })
+        );
+        assert_eq!(
+            chunked(None, None, None).build(domain, None, None).unwrap_err(),
+            BuildError::MissingRadius("chunked-bridson")
+        );
+        // A torus needs two chunks of at least the smallest side along every axis.
+        let torus = crate::domains::unit::<2>(true);
+        assert!(matches!(
+            chunked(None, None, None).build(torus, Some(0.2), None),
+            Err(BuildError::Invalid(Error::TorusNotTiled { axis: 0, .. }))
+        ));
+        // Every parameter reaches the library: the same points as the library's own sampler.
+        let spec = chunked(Some(12), Some(0.2), Some(3));
+        let built = spec.build(torus, Some(0.02), Some(5_000)).unwrap();
+        let library = poisson_nd::ChunkedBridson::builder(torus, 0.02)
+            .with_attempts(12)
+            .with_chunk_side(0.2)
+            .with_threads(3)
+            .with_max_points(5_000)
+            .build()
+            .unwrap();
+        assert_eq!(built.run(None, 5).points, library.sample_seeded(usize::MAX, 5).points);
+        // The point limit is checked against the densest packing of the box, like Bridson's.
+        assert!(matches!(
+            spec.build(torus, Some(0.02), Some(1_000)),
+            Err(BuildError::Invalid(Error::TooManyPoints { .. }))
+        ));
         let white = SamplerSpec::WhiteNoise(NoParams {});
         let limited = white.build(domain, None, Some(5)).unwrap();
         assert_eq!(limited.run(Some(10), 1).len(), 5);
@@ -706,11 +834,21 @@ mod tests {
                     assert_eq!(e, BuildError::FieldNotTaken(spec.name()));
                 }
             }
-            // A region: every sampler keeps its points inside.
+            // A region: every sampler that takes one keeps its points inside; the others
+            // say so.
             let setup = Setup { field: None, region: Some(Arc::new(ball)) };
-            let set = spec.build_with(domain, Some(0.05), None, &setup).unwrap().run(Some(40), 2);
-            assert!(!set.is_empty(), "{}", spec.name());
-            assert!(set.points.iter().all(|p| check.contains(p)), "{}", spec.name());
+            match spec.build_with(domain, Some(0.05), None, &setup) {
+                Ok(built) => {
+                    assert!(spec.takes_region(), "{}", spec.name());
+                    let set = built.run(Some(40), 2);
+                    assert!(!set.is_empty(), "{}", spec.name());
+                    assert!(set.points.iter().all(|p| check.contains(p)), "{}", spec.name());
+                }
+                Err(e) => {
+                    assert!(!spec.takes_region(), "{}", spec.name());
+                    assert_eq!(e, BuildError::RegionNotTaken(spec.name()));
+                }
+            }
         }
     }
 

@@ -14,24 +14,71 @@
 //! seeds → different output" and is checked for the opposite, that every seed gives the same
 //! output; one with a [`SamplerSpec::count_note`] skips "exactly n points" and is checked for
 //! at most n. A suite declared `up_to_6d` runs D = 1..=6 and checks that 7D and 8D are refused
-//! with an error that says why.
+//! with an error that says why. A suite declared `torus_up_to = K` runs its periodic boxes in
+//! D = 1..=K only and checks above that they are refused with an error that says why (its
+//! closed box still runs in every D).
 
 mod common;
 
 use common::{awkward_box, close_pair, radius_for_about};
 use experiments::spec::{
-    BestCandidateParams, BridsonParams, DartThrowingParams, HaltonParams, NoParams,
-    SampleEliminationParams, SamplerSpec,
+    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams, HaltonParams,
+    NoParams, SampleEliminationParams, SamplerSpec,
 };
+use poisson_nd::chunked::min_chunk_side;
 use poisson_nd::rng::rng_from_seed;
 use poisson_nd::{Domain, StopReason};
 
+/// The radius the suite gives a radius-driven sampler in `domain`: about 400 of Bridson's
+/// points, with exceptions that keep a run fast or possible.
+fn suite_radius<const D: usize>(spec: &SamplerSpec, domain: &Domain<D>) -> f64 {
+    let about = match spec {
+        // A maximal set needs hundreds of cells per point from 5D on (160 in 6D): fewer
+        // points keep those dimensions within a second.
+        SamplerSpec::Maximal(_) if D >= 5 => 30.0,
+        // The chunked fill packs far more points than Bridson in high dimensions (its seam
+        // cells, most of a box smaller than one chunk, end with a scan and darts): about
+        // 2,000 where Bridson has 170 in 8D. A quarter of the radius' count keeps 8D to
+        // some 700 points and a fraction of a second per fill.
+        SamplerSpec::ChunkedBridson(_) if D >= 8 => 100.0,
+        _ => 400.0,
+    };
+    let radius = radius_for_about(domain, about);
+    match spec {
+        // A torus holds two chunks of at least `min_chunk_side` along every axis, which
+        // takes a smaller radius (more points) from 3D on: about 560 points in the unit 3D
+        // torus (the suite stops there: see its declaration).
+        SamplerSpec::ChunkedBridson(_) if domain.is_periodic() => {
+            radius.min(0.999 * largest_torus_radius(domain))
+        }
+        _ => radius,
+    }
+}
+
+/// The largest radius at which chunked-bridson tiles the torus `domain` (two chunks of
+/// `min_chunk_side` along its shortest axis; the side is proportional to the radius).
+fn largest_torus_radius<const D: usize>(domain: &Domain<D>) -> f64 {
+    let shortest = domain.extent().iter().copied().fold(f64::INFINITY, f64::min);
+    shortest / (2.0 * min_chunk_side(D, 1.0))
+}
+
+/// The refusal of a torus too small for `spec` at the suite's usual radius: an error that
+/// says why (`reason`, the declaration's, is reported when it does not).
+fn refuses_torus<const D: usize>(spec: &SamplerSpec, domain: Domain<D>, reason: &str) {
+    let radius = radius_for_about(&domain, 400.0);
+    assert!(radius > largest_torus_radius(&domain), "{D}D: the torus would be tiled");
+    let error = spec.build(domain, Some(radius), None).err().map(|e| e.to_string());
+    let error = error.unwrap_or_default();
+    assert!(
+        error.contains("at least two whole chunks along every axis"),
+        "{} {D}D torus not refused ({reason}): {error}",
+        spec.name()
+    );
+}
+
 /// Runs every check for one sampler in one domain.
 fn check<const D: usize>(spec: &SamplerSpec, domain: Domain<D>, n: Option<usize>) {
-    // A maximal set needs hundreds of cells per point from 5D on (160 in 6D): fewer points
-    // keep those dimensions within a second.
-    let about = if matches!(spec, SamplerSpec::Maximal(_)) && D >= 5 { 30.0 } else { 400.0 };
-    let radius = spec.is_radius_driven().then(|| radius_for_about(&domain, about));
+    let radius = spec.is_radius_driven().then(|| suite_radius(spec, &domain));
     let sampler = spec.build(domain, radius, None).expect("valid sampler");
     let label = format!("{} D={D} periodic={}", spec.name(), domain.is_periodic());
 
@@ -83,13 +130,24 @@ fn check<const D: usize>(spec: &SamplerSpec, domain: Domain<D>, n: Option<usize>
 
 macro_rules! conformance {
     ($module:ident, $spec:expr, n = $n:expr) => {
-        conformance!($module, $spec, n = $n, d7_d8 = []);
+        conformance!($module, $spec, n = $n, d7_d8 = [], torus = []);
     };
     // A sampler that refuses 7D and 8D: the suite runs up to 6D and checks the refusal.
     ($module:ident, $spec:expr, n = $n:expr, up_to_6d = $reason:literal) => {
-        conformance!($module, $spec, n = $n, d7_d8 = [refused = $reason]);
+        conformance!($module, $spec, n = $n, d7_d8 = [refused = $reason], torus = []);
     };
-    ($module:ident, $spec:expr, n = $n:expr, d7_d8 = [$($refused:ident = $reason:literal)?]) => {
+    // A sampler whose tori are too large to fill above `$max`D: the periodic boxes run up to
+    // there and check the refusal above; the closed box runs in every D.
+    ($module:ident, $spec:expr, n = $n:expr, torus_up_to = $max:literal, $reason:literal) => {
+        conformance!($module, $spec, n = $n, d7_d8 = [], torus = [$max = $reason]);
+    };
+    (
+        $module:ident,
+        $spec:expr,
+        n = $n:expr,
+        d7_d8 = [$($refused:ident = $reason:literal)?],
+        torus = [$($max_torus:literal = $torus_reason:literal)?]
+    ) => {
         mod $module {
             use super::*;
 
@@ -97,6 +155,13 @@ macro_rules! conformance {
                 let spec: SamplerSpec = $spec;
                 let closed = awkward_box::<D>();
                 check(&spec, closed, $n);
+                $(
+                    if D > $max_torus {
+                        refuses_torus(&spec, closed.periodic(), $torus_reason);
+                        refuses_torus(&spec, experiments::domains::unit::<D>(true), $torus_reason);
+                        return;
+                    }
+                )?
                 check(&spec, closed.periodic(), $n);
                 check(&spec, experiments::domains::unit::<D>(true), $n);
             }
@@ -153,6 +218,17 @@ macro_rules! conformance {
 // ---- the samplers -------------------------------------------------------------------------
 
 conformance!(bridson_suite, SamplerSpec::Bridson(BridsonParams::default()), n = None);
+// Two threads, so that the suite runs the parallel path (the points are the same for any
+// count; experiments/tests/sample_chunked_cli.rs compares 1, 2 and 7).
+conformance!(
+    chunked_bridson_suite,
+    SamplerSpec::ChunkedBridson(ChunkedBridsonParams { threads: Some(2), ..Default::default() }),
+    n = None,
+    torus_up_to = 3,
+    "a torus needs two chunks of (2 + √2 (D − 1)) r along every axis, so the smallest one \
+     holds some 17,000 points in 4D (41,000 in the awkward box) and 740,000 in 5D, too many \
+     for this suite's brute-force check; tests/chunked.rs checks a 4D torus"
+);
 conformance!(white_noise_suite, SamplerSpec::WhiteNoise(NoParams {}), n = Some(300));
 // Fewer misses than the default keep the suite fast; saturation is tested elsewhere.
 conformance!(

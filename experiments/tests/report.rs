@@ -577,8 +577,8 @@ fn bad_values_are_named() {
             "samplers[0].candidates is not a parameter of 'bridson'",
         ),
         (
-            quick_text().replace("    \"white-noise\",\n]", "    \"nope\",\n]"),
-            "scaling.samplers[6] 'nope' is not in samplers",
+            quick_text().replace("    \"chunked-bridson\",\n]", "    \"nope\",\n]"),
+            "scaling.samplers[7] 'nope' is not in samplers",
         ),
         (
             quick_text().replace("n = [100, 300, 1000]", "n = [100, 0]"),

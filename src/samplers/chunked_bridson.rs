@@ -2,7 +2,7 @@
 //! count.
 
 use crate::chunked::cells::{CellKey, Cells, check_chunk_side};
-use crate::chunked::engine::Engine;
+use crate::chunked::engine::{CellPoints, Engine};
 use crate::chunked::{chunks_in, default_chunk_side, min_chunk_side};
 use crate::defaults;
 use crate::domain::Domain;
@@ -177,7 +177,22 @@ impl<const D: usize> ChunkedBridson<D> {
         // faces), 0 .. 2n on a torus.
         let hi: CellKey<D> = self.chunks.map(|n| if periodic { 2 * n } else { 2 * n + 1 });
         let keys = chunks_in([0; D], hi);
-        let (decided, attempts) = engine.decide(keys.iter().copied(), |_| None);
+        // A cell of a closed box whose bounding box misses the box keeps no point (a cell
+        // keeps only points inside the box), so it is known to be empty rather than decided:
+        // the same points, and the engine does not walk the dependencies of the cells past
+        // the faces outward (up to (2n + 1 + 2D)^D keys: 13 s in 6D and over ten minutes in
+        // 7D for a box of one chunk), nor decide the 3^D − 2^D cells of a box much smaller
+        // than its one chunk that lie beyond its upper faces.
+        let (origin, extent) = (self.domain.origin(), self.domain.extent());
+        let misses_the_box = |key: &CellKey<D>| {
+            let shape = self.cells.shape(key);
+            (0..D).any(|i| {
+                shape.outer_high[i] < origin[i] || shape.outer_low[i] >= origin[i] + extent[i]
+            })
+        };
+        let empty = CellPoints::<D>::default();
+        let known = |key: &CellKey<D>| (!periodic && misses_the_box(key)).then(|| empty.clone());
+        let (decided, attempts) = engine.decide(keys.iter().copied(), known);
         let mut points = Vec::with_capacity(decided.values().map(|p| p.len()).sum());
         for key in &keys {
             for p in decided[key].iter() {

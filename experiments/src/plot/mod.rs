@@ -66,9 +66,11 @@ pub struct PlotError {
 }
 
 /// The palette, in the order of [`crate::spec::names`] (Okabe–Ito colours first, readable for
-/// colour-blind viewers, then a few more).
-pub const PALETTE: [RGBColor; 10] = [
+/// colour-blind viewers, then a few more). Chunked Bridson's crimson sits next to Bridson's
+/// blue, so that the other samplers kept their colours when it joined.
+pub const PALETTE: [RGBColor; 11] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
+    RGBColor(0xC0, 0x14, 0x3C), // crimson
     RGBColor(0x7F, 0x7F, 0x7F), // grey
     RGBColor(0xD5, 0x5E, 0x00), // vermillion
     RGBColor(0x00, 0x9E, 0x73), // bluish green
