@@ -94,7 +94,7 @@ pub struct ChunkedBridsonParams {
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub k: Option<u32>,
-    /// The side of a chunk, in the box's units (default 32 radii; at least the smallest side
+    /// The side of a chunk, in the box's units (default 64 radii in 1D and 2D, 32 from 3D; at least the smallest side
     /// for the radius, (2 + √2·(D − 1))·r). A periodic box takes the nearest side that tiles
     /// it with whole chunks, at least two per axis.
     #[arg(long, allow_hyphen_values = true)]

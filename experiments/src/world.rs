@@ -44,7 +44,7 @@ pub struct WorldArgs {
     /// Bridson's candidates per active point (default: the library's, 30).
     #[arg(long)]
     pub k: Option<u32>,
-    /// Chunk side length (default: 32 radii, or the smallest side allowed,
+    /// Chunk side length (default: 64 radii in 1D and 2D, 32 from 3D, or the smallest side allowed,
     /// (2 + √2·(D − 1)) radii, when that is more).
     #[arg(long, allow_hyphen_values = true)]
     pub chunk_size: Option<f64>,

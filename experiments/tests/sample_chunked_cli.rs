@@ -174,9 +174,9 @@ fn the_count_caps_and_the_chunk_size_changes_the_points() {
     let (capped, stderr) = run(&["--n", "50"]);
     assert!(stderr.contains("points=50 ") && stderr.contains("stop=target-reached"), "{stderr}");
     assert_eq!(capped[..], full[..50]);
-    // The default chunk side is 32 radii (0.64 here): asking for it changes nothing, another
-    // side cuts other cells.
-    assert_eq!(run(&["--chunk-size", "0.64"]).0, full);
+    // The 2D default chunk side is 64 radii (1.28 here): asking for it changes nothing,
+    // another side cuts other cells.
+    assert_eq!(run(&["--chunk-size", "1.28"]).0, full);
     let (other, _) = run(&["--chunk-size", "0.2"]);
     assert_ne!(other, full);
     assert_no_close_pair(&other, 0.02, None, "--chunk-size 0.2");
