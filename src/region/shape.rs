@@ -309,7 +309,7 @@ impl<const D: usize> Shape<D> {
         )
     }
 
-    /// The table cell of `p`, or `None` off the table (as [`key_of`](Self::key_of)).
+    /// The table cell of `p`, or `None` off the table.
     #[inline(always)]
     fn cell_of(&self, p: &Point<D>) -> Option<[usize; D]> {
         let mut cell = [0; D];
@@ -327,16 +327,8 @@ impl<const D: usize> Shape<D> {
     /// The table cell of `p` as a linear key, or `None` off the table.
     #[inline(always)]
     fn key_of(&self, p: &Point<D>) -> Option<usize> {
-        let mut key = 0;
-        for i in 0..D {
-            let t = (p[i] - self.origin[i]) * self.inverse[i];
-            // Also false for NaN.
-            if !(t >= 0.0 && t < self.cells[i] as f64) {
-                return None;
-            }
-            key += t as usize * self.strides[i];
-        }
-        Some(key)
+        let cell = self.cell_of(p)?;
+        Some((0..D).map(|i| cell[i] * self.strides[i]).sum())
     }
 
     /// The closed box candidates are drawn from, as a (closed) domain.
