@@ -287,3 +287,76 @@ fn chunked_bridson_2d() {
     );
     assert_eq!((set.len(), set.attempts), (330, 36303));
 }
+
+#[test]
+fn scatter_three_classes() {
+    // Trees from a wetness gradient with a slope limit, rocks in a disc with a cross distance
+    // from trees, shrubs growing with slope in a height band, on a hilly 16-bit-like map: per
+    // class the count, the first point, and a hash of every point and radius (FNV-1a over
+    // their bits), so that a shortcut in the sampler that changed any point shows here.
+    use poisson_nd::field::{DensityField, DensityMapping, GriddedField};
+    use poisson_nd::region::Ball;
+    use poisson_nd::scatter::{PlacementRules, Scatter, ScatterClass, Terrain};
+    let size = 150.0;
+    let (w, h) = (64, 48);
+    let heights: Vec<f64> = (0..w * h)
+        .map(|k| {
+            let (x, y) = ((k % w) as f64 / w as f64, (k / w) as f64 / h as f64);
+            let v =
+                0.5 + 0.25 * (6.0 * x).sin() * (5.0 * y).cos() + 0.2 * (3.0 * x + 2.0 * y).sin();
+            (v.clamp(0.0, 1.0) * 65535.0).round() / 65535.0
+        })
+        .collect();
+    let terrain = Terrain::from_image_rows(w, h, heights, [size, size], 40.0).expect("valid");
+    let domain = Domain::from_origin_and_extent([0.0, 0.0], [size, size]).expect("valid");
+    let wet: Vec<f64> = (0..16 * 16).map(|i| (i % 16) as f64 / 15.0).collect();
+    let image = GriddedField::from_image_rows(&domain, 16, 16, wet).expect("valid");
+    let trees = DensityField::from_image(image, DensityMapping::Lerp, 3.0, 6.0).expect("valid");
+    let scatter = Scatter::builder(terrain)
+        .with_class(
+            ScatterClass::with_field("tree", trees)
+                .expect("valid")
+                .with_rules(PlacementRules::new().with_slope(0.0, 30.0).expect("valid")),
+        )
+        .with_class(
+            ScatterClass::new("rock", 1.2)
+                .expect("valid")
+                .with_region(Ball::new([75.0, 75.0], 50.0).expect("valid")),
+        )
+        .with_class(
+            ScatterClass::new("shrub", 0.8).expect("valid").with_rules(
+                PlacementRules::new()
+                    .with_slope_radius(0.5)
+                    .expect("valid")
+                    .with_height(5.0, 35.0)
+                    .expect("valid"),
+            ),
+        )
+        .with_distance("tree", "rock", 1.8)
+        .expect("valid")
+        .build()
+        .expect("valid");
+    let points = scatter.sample(42).expect("valid");
+    let summary: Vec<(usize, [f64; 2], u64)> = points
+        .classes
+        .iter()
+        .map(|class| {
+            let mut hash = 0xcbf2_9ce4_8422_2325u64;
+            for (p, r) in class.points.iter().zip(&class.radii) {
+                for value in [p[0], p[1], *r] {
+                    hash = (hash ^ value.to_bits()).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+            (class.points.len(), class.points.first().copied().unwrap_or([0.0; 2]), hash)
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (797, [1.2726577317927215, 1.6363946764760666], 13938850144531470590),
+            (974, [73.41101699756356, 25.10593220349576], 10731830950452262404),
+            (7833, [4.521036935592351, 0.13763842009810698], 13654018212092697879),
+        ],
+        "the scatter of seed 42 changed"
+    );
+}

@@ -39,6 +39,8 @@ pub(crate) struct Scan<const D: usize> {
     cells: [u64; D],
     total: u64,
     next: u64,
+    /// The cell number `next` names, kept in step with it (no division per cell).
+    next_cell: [u64; D],
     pending: Option<Point<D>>,
     probes: usize,
     /// With one radius, cells whose centre some sample is known to be closer than r to (one
@@ -67,6 +69,7 @@ impl<const D: usize> Scan<D> {
             cells,
             total,
             next: 0,
+            next_cell: [0; D],
             pending: None,
             probes: probes_per_axis(D),
             centre_covered: None,
@@ -85,37 +88,6 @@ impl<const D: usize> Scan<D> {
     /// array. Kept up to 3D (the block of cells to test grows as 5^D) and for at most 2^32
     /// cells.
     pub(crate) fn mark_covered(&mut self, points: &[Point<D>]) {
-        let r2 = self.radius * self.radius;
-        self.mark_covered_within(points, |_| r2);
-    }
-
-    /// [`mark_covered`](Self::mark_covered) with a distance of each point's own:
-    /// `points[i]` marks the centres whose squared distance is below `reach_squared(i)`.
-    /// Sound when the conflict query of every such witness finds a conflict, by the same `d²`
-    /// summed in axis order against a square no smaller: a varying radius passes the square
-    /// of the distance its rule gives at the smallest radius a witness can have.
-    pub(crate) fn mark_covered_within(
-        &mut self,
-        points: &[Point<D>],
-        reach_squared: impl Fn(usize) -> f64,
-    ) {
-        let first = self.marked.min(points.len());
-        self.mark(points, first, reach_squared);
-        self.marked = points.len();
-    }
-
-    /// Marks the centres whose squared distance to `points[i]` is below `reach_squared(i)`,
-    /// for every point of a set the run does not add to (another class's points), leaving
-    /// the run's own count of marked points alone.
-    pub(crate) fn mark_blocked_by(
-        &mut self,
-        points: &[Point<D>],
-        reach_squared: impl Fn(usize) -> f64,
-    ) {
-        self.mark(points, 0, reach_squared);
-    }
-
-    fn mark(&mut self, points: &[Point<D>], first: usize, reach_squared: impl Fn(usize) -> f64) {
         if D > 3 || self.total > 1 << 32 {
             return;
         }
@@ -135,27 +107,21 @@ impl<const D: usize> Scan<D> {
                     .collect()
             })
         });
-        // Cells past the span are left unmarked: fewer marks are still sound.
-        const SPAN: usize = 64;
-        let mut first_cell = [0usize; D];
+        let r2 = self.radius * self.radius;
+        // A centre closer than r lies at most ⌈r/side + ½⌉ cells from the point's own cell.
+        let reach: [usize; D] =
+            std::array::from_fn(|i| (self.radius / self.side[i] + 0.5).ceil() as usize);
+        const SPAN: usize = 9;
+        let mut first = [0usize; D];
         let mut count = [0usize; D];
         let mut terms = [[0.0f64; SPAN]; D];
-        for (index, p) in points.iter().enumerate().skip(first) {
-            let r2 = reach_squared(index);
-            // Nothing to mark for a reach of 0 (or NaN).
-            if r2.is_nan() || r2 <= 0.0 {
-                continue;
-            }
-            let r = r2.sqrt();
+        for p in &points[self.marked.min(points.len())..] {
             for i in 0..D {
-                // A centre closer than r lies at most ⌈r/side + ½⌉ cells from the point's
-                // own cell.
-                let cells_away = (r / self.side[i] + 0.5).ceil().min(SPAN as f64) as usize;
                 let home = ((p[i] - self.origin[i]) / self.side[i]).floor();
                 let home = home.clamp(0.0, (self.cells[i] - 1) as f64) as usize;
-                let lo = home.saturating_sub(cells_away);
-                let hi = (home + cells_away).min(self.cells[i] as usize - 1);
-                first_cell[i] = lo;
+                let lo = home.saturating_sub(reach[i]);
+                let hi = (home + reach[i]).min(self.cells[i] as usize - 1);
+                first[i] = lo;
                 count[i] = (hi - lo + 1).min(SPAN);
                 for (k, term) in terms[i].iter_mut().take(count[i]).enumerate() {
                     let d = p[i] - centres[i][lo + k];
@@ -173,7 +139,7 @@ impl<const D: usize> Scan<D> {
                 if sum < r2 {
                     let mut index = 0u64;
                     for i in (0..D).rev() {
-                        index = index * self.cells[i] + (first_cell[i] + at[i]) as u64;
+                        index = index * self.cells[i] + (first[i] + at[i]) as u64;
                     }
                     bits[(index / 64) as usize] |= 1 << (index % 64);
                 }
@@ -188,6 +154,7 @@ impl<const D: usize> Scan<D> {
             }
         }
         self.centre_covered = Some(bits);
+        self.marked = points.len();
     }
 
     /// Whether the centre of cell number `index` is marked covered.
@@ -206,6 +173,20 @@ impl<const D: usize> Scan<D> {
         covered: impl Fn(&Point<D>) -> bool,
         rng: &mut R,
     ) -> Option<Point<D>> {
+        self.next_seed_skipping(shape, |_, _| false, covered, rng)
+    }
+
+    /// [`next_seed`](Self::next_seed) for a sampler that can tell, from a cell's box
+    /// `[lower, upper]` alone, that `covered` holds at every point of it (`box_covered`): such
+    /// a cell is passed over before its witness is looked for, which is what its witness test
+    /// would decide, so the seeds and the darts drawn are the same.
+    pub(crate) fn next_seed_skipping<R: Rng + ?Sized>(
+        &mut self,
+        shape: &Shape<D>,
+        box_covered: impl Fn(&Point<D>, &Point<D>) -> bool,
+        covered: impl Fn(&Point<D>) -> bool,
+        rng: &mut R,
+    ) -> Option<Point<D>> {
         if let Some(witness) = self.pending.take()
             && !covered(&witness)
         {
@@ -213,12 +194,22 @@ impl<const D: usize> Scan<D> {
         }
         while self.next < self.total {
             let index = self.next;
-            let cell = self.cell(index);
+            let cell = self.next_cell;
             self.next += 1;
+            for i in 0..D {
+                self.next_cell[i] += 1;
+                if self.next_cell[i] < self.cells[i] {
+                    break;
+                }
+                self.next_cell[i] = 0;
+            }
             let lower: Point<D> =
                 std::array::from_fn(|i| self.origin[i] + cell[i] as f64 * self.side[i]);
             let upper: Point<D> =
                 std::array::from_fn(|i| self.origin[i] + (cell[i] + 1) as f64 * self.side[i]);
+            if box_covered(&lower, &upper) {
+                continue;
+            }
             let Some((witness, at_centre)) = self.witness(shape, &lower, &upper) else {
                 continue;
             };
@@ -238,6 +229,7 @@ impl<const D: usize> Scan<D> {
         None
     }
 
+    #[cfg(test)]
     fn cell(&self, index: u64) -> [u64; D] {
         let mut rest = index;
         std::array::from_fn(|i| {

@@ -41,6 +41,7 @@
 //! # Ok::<(), poisson_nd::Error>(())
 //! ```
 
+mod exclusion;
 mod instances;
 mod multiclass;
 mod rules;

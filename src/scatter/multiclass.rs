@@ -5,7 +5,9 @@
 //! distance any query will ask of it: its own `rmax` and the distance of every later class to
 //! it. A candidate is tested against its own grid first (most conflicts are there: it was drawn
 //! in the shell of one of its own points), then against each earlier class's grid, each query
-//! cut at the distance this candidate can conflict at (`Grid::has_conflict_reaching`). The
+//! cut at the distance this candidate can conflict at (`Grid::has_conflict_reaching`). Before
+//! any grid, the class's `Exclusion` bitmap turns down candidates deep inside the discs of
+//! the points already placed, and lets the restart scan pass over covered cells. The
 //! loop is compiled once per cell storage (all grids dense, or all hashed); the class's
 //! radius, rules and region are read through plain branches, with no allocation per candidate.
 
@@ -27,6 +29,7 @@ use crate::rng::{PortableRng, derive_seed, fill_symmetric_32, rng_from_seed, uni
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use super::exclusion::Exclusion;
 use super::rules::PlacementRules;
 use super::terrain::{Surface, Terrain};
 
@@ -289,6 +292,37 @@ impl ClassRun<'_> {
         })
     }
 
+    /// Whether a point at `p` conflicts at the class's smallest radius, hence at any: a bit
+    /// of the bitmap settles most candidates (those deep inside the discs of the points
+    /// already placed), the grids the rest.
+    #[inline(always)]
+    fn blocked_at_smallest<H: CellHeads>(
+        &self,
+        excluded: Option<&Exclusion>,
+        own: &Grid<2, H, ClassRule>,
+        earlier: &[Grid<2, H, ClassRule>],
+        p: &Point<2>,
+    ) -> bool {
+        excluded.is_some_and(|excluded| excluded.excludes(p))
+            || self.blocked(own, earlier, p, self.rmin)
+    }
+
+    /// Stores a point of this class at `p` with radius `radius`: in its grid, and in the
+    /// bitmap, where it now excludes the class's later candidates (at the smallest radius).
+    #[inline]
+    fn store<H: CellHeads>(
+        &self,
+        own: &mut Grid<2, H, ClassRule>,
+        excluded: &mut Option<Exclusion>,
+        p: Point<2>,
+        radius: f64,
+    ) -> u32 {
+        if let Some(excluded) = excluded {
+            excluded.mark_disc(&p, self.rule.distance(self.rmin, radius));
+        }
+        insert(own, p, radius, self.rule)
+    }
+
     /// Candidates around a random active point (there must be one): the first that stands
     /// in the class's area and keeps every distance is stored and active (true); when all
     /// fail, the active point retires.
@@ -297,6 +331,7 @@ impl ClassRun<'_> {
         &self,
         own: &mut Grid<2, H, ClassRule>,
         earlier: &[Grid<2, H, ClassRule>],
+        excluded: &mut Option<Exclusion>,
         active: &mut Vec<u32>,
         rng: &mut PortableRng,
     ) -> Result<bool, Error> {
@@ -315,14 +350,14 @@ impl ClassRun<'_> {
             // Every pair rule grows with the candidate's radius: a conflict at the smallest
             // radius is one at any, and costs no terrain read.
             if !self.domain.contains(&candidate)
-                || self.blocked(own, earlier, &candidate, self.rmin)
+                || self.blocked_at_smallest(excluded.as_ref(), own, earlier, &candidate)
             {
                 continue;
             }
             let Some(surface) = self.admit(&candidate) else { continue };
             let radius = self.radius_at(&candidate, &surface)?;
             if radius == self.rmin || !self.blocked(own, earlier, &candidate, radius) {
-                active.push(insert(own, candidate, radius, self.rule));
+                active.push(self.store(own, excluded, candidate, radius));
                 return Ok(true);
             }
         }
@@ -364,10 +399,10 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
         let capacity = (area / (plan.rmin * plan.rmax)).min(1e7) as usize;
         let rule = ClassRule::new(plan.cell_length, plan.reach);
         let mut own = Grid::new(Arc::clone(&plan.layout), rule, capacity);
-        let cross = scatter.order[..position]
-            .iter()
-            .map(|&e| scatter.overrides[c * n + e].map(|d| d * d))
-            .collect();
+        let overrides: Vec<Option<f64>> =
+            scatter.order[..position].iter().map(|&e| scatter.overrides[c * n + e]).collect();
+        let cross = overrides.iter().map(|d| d.map(|d| d * d)).collect();
+        let mut excluded = excluded_by(&grids, &overrides, scatter, plan.rmin);
         let run = ClassRun {
             terrain: &scatter.terrain,
             domain: &scatter.domain,
@@ -382,9 +417,8 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
             cross,
         };
         let mut rng = rng_from_seed(derive_seed(derive_seed(seed, c as u64), u64::MAX));
-        fill_class(scatter, &run, &mut own, &grids, &mut rng).map_err(|error| Error::InClass {
-            class: class.name.clone(),
-            source: Box::new(error),
+        fill_class(scatter, &run, &mut own, &grids, &mut excluded, &mut rng).map_err(|error| {
+            Error::InClass { class: class.name.clone(), source: Box::new(error) }
         })?;
         grids.push(own);
     }
@@ -397,6 +431,25 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
     Ok(ScatterPoints { classes: classes.into_iter().flatten().collect() })
 }
 
+/// The bitmap of where the classes already placed (`earlier`, with their cross distance
+/// overrides) exclude a class whose smallest radius is `rmin`: each earlier point's disc of
+/// the distance a candidate of radius `rmin` must keep from it. The class adds its own
+/// points as it stores them.
+fn excluded_by<H: CellHeads>(
+    earlier: &[Grid<2, H, ClassRule>],
+    overrides: &[Option<f64>],
+    scatter: &Scatter,
+    rmin: f64,
+) -> Option<Exclusion> {
+    let mut excluded = Exclusion::new(&scatter.domain, rmin)?;
+    for (grid, distance) in earlier.iter().zip(overrides) {
+        for (p, &r) in grid.points().iter().zip(&grid.rule().radii) {
+            excluded.mark_disc(p, distance.unwrap_or_else(|| scatter.rule.distance(rmin, r)));
+        }
+    }
+    Some(excluded)
+}
+
 /// One class's fill: the restart scan seeds each uncovered part of the class's area, and the
 /// front grows from each seed until no point is active.
 fn fill_class<H: CellHeads>(
@@ -404,6 +457,7 @@ fn fill_class<H: CellHeads>(
     run: &ClassRun<'_>,
     own: &mut Grid<2, H, ClassRule>,
     earlier: &[Grid<2, H, ClassRule>],
+    excluded: &mut Option<Exclusion>,
     rng: &mut PortableRng,
 ) -> Result<(), Error> {
     let area = ClassArea {
@@ -420,33 +474,18 @@ fn fill_class<H: CellHeads>(
         Err(error) => return Err(error),
     };
     let mut scan = Scan::new(&shape, run.rmin);
-    // A witness's radius is at least rmin and every pair rule grows with each radius, so a
-    // centre closer than rule(rmin, r_i) to a point i is blocked, whatever its own radius:
-    // the scan skips it without a terrain read or a query.
-    let smallest = |radius: f64| {
-        let s = run.rule.distance(run.rmin, radius);
-        s * s
-    };
-    for (grid, cross) in earlier.iter().zip(&run.cross) {
-        let radii = &grid.rule().radii;
-        match cross {
-            Some(d2) => scan.mark_blocked_by(grid.points(), |_| *d2),
-            None => scan.mark_blocked_by(grid.points(), |i| smallest(radii[i])),
-        }
-    }
     let mut active: Vec<u32> = Vec::new();
     loop {
         while !active.is_empty() {
-            run.try_around(own, earlier, &mut active, rng)?;
+            run.try_around(own, earlier, excluded, &mut active, rng)?;
         }
-        let radii = &own.rule().radii;
-        scan.mark_covered_within(own.points(), |i| smallest(radii[i]));
         let failure = RefCell::new(None);
-        let seed = scan.next_seed(
+        let seed = scan.next_seed_skipping(
             &shape,
+            |lower, upper| excluded.as_ref().is_some_and(|e| e.excludes_box(lower, upper)),
             |p| {
                 // As for candidates: a conflict at the smallest radius needs no terrain read.
-                if run.blocked(own, earlier, p, run.rmin) {
+                if run.blocked_at_smallest(excluded.as_ref(), own, earlier, p) {
                     return true;
                 }
                 let Some(surface) = run.admit(p) else { return true };
@@ -470,6 +509,6 @@ fn fill_class<H: CellHeads>(
         let Some(surface) = run.admit(&seed) else { continue };
         let radius = run.radius_at(&seed, &surface)?;
         debug_assert!(!run.blocked(own, earlier, &seed, radius));
-        active.push(insert(own, seed, radius, run.rule));
+        active.push(run.store(own, excluded, seed, radius));
     }
 }
