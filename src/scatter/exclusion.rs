@@ -85,34 +85,21 @@ impl Exclusion {
         let row_of = |y: f64| ((y - self.origin[1]) * self.inverse[1]) as usize;
         let first = row_of(cy - reach);
         let last = row_of(cy + reach).min(self.cells[1] - 1);
-        // Rows in batches: the chords first (independent square roots that overlap), then
-        // the runs of cells they cover.
-        const BATCH: usize = 16;
-        let mut start = first;
-        while start <= last {
-            let count = (last + 1 - start).min(BATCH);
-            let mut runs = [(0usize, 0usize); BATCH];
-            for (k, run) in runs.iter_mut().enumerate().take(count) {
-                let row = start + k;
-                // The row's band, grown by the margin: its farthest edge from the centre.
-                let y0 = self.origin[1] + row as f64 * self.side[1] - self.margin[1];
-                let y1 = self.origin[1] + (row + 1) as f64 * self.side[1] + self.margin[1];
-                let dy = (cy - y0).abs().max((y1 - cy).abs());
-                // The chord's half-width, less three margins: one for each grown cell face
-                // and one for the rounding of the column estimates below (far smaller than a
-                // margin), so that the columns taken lie inside the chord whatever the
-                // rounding. A band reaching past the disc gets a negative width: no run.
-                let half = (reach * reach - dy * dy).max(0.0).sqrt() - 3.0 * self.margin[0];
-                let from = ceiling((cx - half - self.origin[0]) * self.inverse[0]);
-                let to = ((cx + half - self.origin[0]) * self.inverse[0]) as usize;
-                *run = (from, to.min(self.cells[0]));
+        for row in first..=last {
+            // The row's band, grown by the margin: its farthest edge from the centre.
+            let y0 = self.origin[1] + row as f64 * self.side[1] - self.margin[1];
+            let y1 = self.origin[1] + (row + 1) as f64 * self.side[1] + self.margin[1];
+            let dy = (cy - y0).abs().max((y1 - cy).abs());
+            // The chord's half-width, less three margins: one for each grown cell face and
+            // one for the rounding of the column estimates below (far smaller than a margin),
+            // so that the columns taken lie inside the chord whatever the rounding. A band
+            // reaching past the disc gets a negative width: no run.
+            let half = (reach * reach - dy * dy).max(0.0).sqrt() - 3.0 * self.margin[0];
+            let from = ceiling((cx - half - self.origin[0]) * self.inverse[0]);
+            let to = (((cx + half - self.origin[0]) * self.inverse[0]) as usize).min(self.cells[0]);
+            if from < to {
+                self.set_run(row, from, to);
             }
-            for (k, &(from, to)) in runs.iter().enumerate().take(count) {
-                if from < to {
-                    self.set_run(start + k, from, to);
-                }
-            }
-            start += count;
         }
     }
 
@@ -136,13 +123,10 @@ impl Exclusion {
     /// monotone in each coordinate, rounding included).
     #[inline(always)]
     pub(crate) fn excludes_box(&self, lower: &Point<2>, upper: &Point<2>) -> bool {
-        let t = |p: &Point<2>, i: usize| (p[i] - self.origin[i]) * self.inverse[i];
-        let (x0, y0, x1, y1) = (t(lower, 0), t(lower, 1), t(upper, 0), t(upper, 1));
-        // Also false for NaN.
-        if !(x0 >= 0.0 && y0 >= 0.0 && x1 < self.cells[0] as f64 && y1 < self.cells[1] as f64) {
+        let (Some(low), Some(high)) = (self.cell_of(lower), self.cell_of(upper)) else {
             return false;
-        }
-        let (columns, rows) = ([x0 as usize, x1 as usize], [y0 as usize, y1 as usize]);
+        };
+        let (columns, rows) = ([low[0], high[0]], [low[1], high[1]]);
         // Tile by tile: the bits of the box's columns within the tile, repeated on each of
         // the box's rows within it, must all be set.
         for tile_row in rows[0] / 8..=rows[1] / 8 {
@@ -166,15 +150,18 @@ impl Exclusion {
     /// Whether `p` lies in a set cell (false off the ground rectangle).
     #[inline(always)]
     pub(crate) fn excludes(&self, p: &Point<2>) -> bool {
-        let tx = (p[0] - self.origin[0]) * self.inverse[0];
-        let ty = (p[1] - self.origin[1]) * self.inverse[1];
-        // Also false for NaN.
-        if !(tx >= 0.0 && ty >= 0.0 && tx < self.cells[0] as f64 && ty < self.cells[1] as f64) {
-            return false;
-        }
-        let (column, row) = (tx as usize, ty as usize);
+        let Some([column, row]) = self.cell_of(p) else { return false };
         let tile = self.tiles[row / 8 * self.tiles_per_row + column / 8];
         tile >> (8 * (row % 8) + column % 8) & 1 == 1
+    }
+
+    /// The `[column, row]` of `p`'s cell, or `None` off the ground rectangle (or for NaN).
+    #[inline(always)]
+    fn cell_of(&self, p: &Point<2>) -> Option<[usize; 2]> {
+        let t: [f64; 2] = std::array::from_fn(|i| (p[i] - self.origin[i]) * self.inverse[i]);
+        (0..2)
+            .all(|i| t[i] >= 0.0 && t[i] < self.cells[i] as f64)
+            .then(|| [t[0] as usize, t[1] as usize])
     }
 }
 
