@@ -61,6 +61,11 @@ impl Default for Settings {
     }
 }
 
+/// `value` read as a `T` that passes `ok`.
+fn parsed<T: std::str::FromStr>(value: &str, ok: impl Fn(&T) -> bool) -> Option<T> {
+    value.parse().ok().filter(ok)
+}
+
 /// Reads `--name value` pairs; the error names the argument and what is wrong with it.
 fn parse_settings(args: &[String]) -> Result<Settings, String> {
     let mut settings = Settings::default();
@@ -70,10 +75,7 @@ fn parse_settings(args: &[String]) -> Result<Settings, String> {
         let bad = |what: &str| format!("{name} {value}: expected {what}");
         match name.as_str() {
             "--radius" => {
-                settings.radius = value
-                    .parse()
-                    .ok()
-                    .filter(|r: &f64| (1e-100..=1e100).contains(r))
+                settings.radius = parsed(value, |r: &f64| (1e-100..=1e100).contains(r))
                     .ok_or_else(|| bad("a number from 1e-100 to 1e100"))?;
             }
             "--seed" => settings.seed = value.parse().map_err(|_| bad("an unsigned integer"))?,
@@ -81,24 +83,15 @@ fn parse_settings(args: &[String]) -> Result<Settings, String> {
                 settings.chunk_side_in_radii = value.parse().map_err(|_| bad("a number"))?;
             }
             "--view" => {
-                settings.view = value
-                    .parse()
-                    .ok()
-                    .filter(|v| (0..=20).contains(v))
+                settings.view = parsed(value, |v| (0..=20).contains(v))
                     .ok_or_else(|| bad("an integer from 0 to 20"))?;
             }
             "--steps" => {
-                settings.steps = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=1_000_000).contains(n))
+                settings.steps = parsed(value, |n| (1..=1_000_000).contains(n))
                     .ok_or_else(|| bad("an integer from 1 to 1000000"))?;
             }
             "--stride" => {
-                settings.stride = value
-                    .parse()
-                    .ok()
-                    .filter(|f: &f64| f.is_finite() && *f > 0.0 && *f <= 100.0)
+                settings.stride = parsed(value, |f: &f64| f.is_finite() && *f > 0.0 && *f <= 100.0)
                     .ok_or_else(|| bad("a number in (0, 100]"))?;
             }
             "--cache-cells" => {
