@@ -57,6 +57,7 @@ struct ReadmeDoctests;
 
 pub mod chunked;
 pub mod defaults;
+pub(crate) mod engine;
 pub mod domain;
 pub mod error;
 pub mod field;

@@ -49,10 +49,11 @@ use crate::domain::Domain;
 use crate::error::Error;
 use crate::field::{FieldSetup, PairRule, RadiusField, resolve_field};
 use crate::point::Point;
-use crate::region::scan::probes_per_axis;
-use crate::region::shape::for_lattice;
+use crate::engine::front::{self, Rules, Space, Verdict};
+use crate::engine::scan::{Scan, ScanRules};
+use crate::engine::shell::FineShell;
 use crate::region::{BoxClass, Region, WholeDomain};
-use crate::rng::{standard_normal_pair, uniform_index, uniform_symmetric, uniform01};
+use std::cell::RefCell;
 use crate::sampler::StopReason;
 use grid::{CellGrid, Member};
 use rand::Rng;
@@ -295,9 +296,6 @@ const CELL_MARGIN: f64 = 1.0 + 1e-6;
 
 /// The most cells a conflict query may walk (as the samplers' radius-field limit).
 const QUERY_CELL_LIMIT: usize = 1 << 22;
-
-/// Darts tried in a scan cell with an uncovered witness before the witness is the seed.
-const DARTS_PER_CELL: usize = 8;
 
 /// The most cells a restart scan may walk over one area.
 const SCAN_CELL_LIMIT: f64 = (1u64 << 48) as f64;
@@ -684,17 +682,19 @@ impl<const D: usize> PoissonSet<D> {
     ) -> Result<FillReport, Error> {
         let mut report =
             FillReport { added: 0, attempts: 0, stop: StopReason::Exhausted, field_error: None };
-        let Some(scan) = self.scan_for(area)? else { return Ok(report) };
+        let Some((lower, upper)) = self.scan_box(area)? else { return Ok(report) };
         let mut working = Vec::new();
         let mut parked = Vec::new();
         for id in std::mem::take(&mut self.active) {
             let Some(e) = self.entries.get(&id).filter(|e| e.active) else { continue };
-            if self.ball_meets_box(&e.point, 2.0 * e.radius, &scan.lower, &scan.upper) {
+            if self.ball_meets_box(&e.point, 2.0 * e.radius, &lower, &upper) {
                 working.push(id);
             } else {
                 parked.push(id);
             }
         }
+        let extent = std::array::from_fn(|i| upper[i] - lower[i]);
+        let scan = Scan::new(lower, extent, self.radius, ScanRules::LIVE);
         let outcome =
             self.fill_front_and_scan(area, scan, &mut working, &mut parked, &mut report, rng);
         if let Err(stop) = outcome {
@@ -705,9 +705,12 @@ impl<const D: usize> PoissonSet<D> {
         Ok(report)
     }
 
-    /// The restart scan over `area`'s bounding box ∩ the domain's box, or `None` when they
-    /// do not meet.
-    fn scan_for<G: Region<D> + ?Sized>(&self, area: &G) -> Result<Option<ScanCells<D>>, Error> {
+    /// The box the restart scan walks: `area`'s bounding box ∩ the domain's box, or `None`
+    /// when they do not meet.
+    fn scan_box<G: Region<D> + ?Sized>(
+        &self,
+        area: &G,
+    ) -> Result<Option<(Point<D>, Point<D>)>, Error> {
         let (lower, upper) = area.bounding_box();
         let origin = self.domain.origin();
         let extent = self.domain.extent();
@@ -730,25 +733,14 @@ impl<const D: usize> PoissonSet<D> {
             }
         }
         let target = self.radius / (D as f64).sqrt();
-        let mut cells = [1u64; D];
         let mut total = 1.0f64;
         for i in 0..D {
-            let n = ((high[i] - low[i]) / target).ceil().max(1.0);
-            total *= n;
+            total *= ((high[i] - low[i]) / target).ceil().max(1.0);
             if total.is_nan() || total > SCAN_CELL_LIMIT {
                 return Err(Error::GridTooLarge { cells: total });
             }
-            cells[i] = n as u64;
         }
-        Ok(Some(ScanCells {
-            lower: low,
-            upper: high,
-            side: std::array::from_fn(|i| (high[i] - low[i]) / cells[i] as f64),
-            cells,
-            total: total as u64,
-            next: 0,
-            pending: None,
-        }))
+        Ok(Some((low, high)))
     }
 
     /// Whether the ball of radius `radius` around `p` meets the box `[lower, upper]`
@@ -779,22 +771,53 @@ impl<const D: usize> PoissonSet<D> {
     fn fill_front_and_scan<G: Region<D> + ?Sized, R: Rng + ?Sized>(
         &mut self,
         area: &G,
-        mut scan: ScanCells<D>,
+        mut scan: Scan<D>,
         working: &mut Vec<u64>,
         parked: &mut Vec<u64>,
         report: &mut FillReport,
         rng: &mut R,
     ) -> Result<(), StopReason> {
-        loop {
-            self.grow(area, working, parked, report, rng)?;
-            let seed = self.next_seed(area, &mut scan, report, rng)?;
-            let Some((point, radius)) = seed else { return Ok(()) };
-            if self.len() >= self.max_points {
-                return Err(StopReason::PointLimit);
+        let rules = Rules { attempts: self.attempts, shell: FineShell::default() };
+        let limit = self.max_points;
+        let within = InBox { domain: self.domain, area };
+        let outcome = loop {
+            let mut space = LiveSpace { set: self, area, parked, added: 0 };
+            let grown = front::grow(&mut space, working, &rules, limit, &mut report.attempts, rng);
+            report.added += space.added;
+            match grown {
+                Err(error) => break Err(Self::field_failure(report, error)),
+                // At the point limit with points still active.
+                Ok(false) if !working.is_empty() => break Err(StopReason::PointLimit),
+                Ok(_) => {}
             }
+            let failure = RefCell::new(None);
+            let seed = scan.next_seed(
+                &within,
+                |p| match self.uncovered(p) {
+                    Ok(free) => free.is_none(),
+                    Err(error) => {
+                        failure.borrow_mut().get_or_insert(error);
+                        true
+                    }
+                },
+                rng,
+            );
+            if let Some(error) = failure.into_inner() {
+                break Err(Self::field_failure(report, error));
+            }
+            let Some(point) = seed else { break Ok(()) };
+            if self.len() >= self.max_points {
+                break Err(StopReason::PointLimit);
+            }
+            let radius = match self.radius_at(&point) {
+                Ok(r) => r,
+                Err(error) => break Err(Self::field_failure(report, error)),
+            };
             working.push(self.store(point, radius, true));
             report.added += 1;
-        }
+        };
+        report.attempts += scan.attempts();
+        outcome
     }
 
     /// Records a field error in the report: the fill stops.
@@ -803,209 +826,88 @@ impl<const D: usize> PoissonSet<D> {
         StopReason::InvalidField
     }
 
-    /// Bridson's loop over the working front until it dies.
-    fn grow<G: Region<D> + ?Sized, R: Rng + ?Sized>(
-        &mut self,
-        area: &G,
-        working: &mut Vec<u64>,
-        parked: &mut Vec<u64>,
-        report: &mut FillReport,
-        rng: &mut R,
-    ) -> Result<(), StopReason> {
-        while !working.is_empty() {
-            if self.len() >= self.max_points {
-                return Err(StopReason::PointLimit);
-            }
-            let slot = uniform_index(rng, working.len());
-            let id = working[slot];
-            let Some(&Entry { point: centre, radius: rc, .. }) = self.entries.get(&id) else {
-                working.swap_remove(slot);
-                continue;
-            };
-            let mut left_area = false;
-            let mut accepted = None;
-            for _ in 0..self.attempts {
-                report.attempts += 1;
-                let candidate = shell_candidate(&centre, rc, rng);
-                let Some(candidate) = self.domain.wrap_into_box(&candidate) else { continue };
-                if !area.contains(&candidate) {
-                    left_area = true;
-                    continue;
-                }
-                let r = match self.radius_at(&candidate) {
-                    Ok(r) => r,
-                    Err(error) => return Err(Self::field_failure(report, error)),
-                };
-                if !self.has_conflict(&candidate, r) {
-                    accepted = Some((candidate, r));
-                    break;
-                }
-            }
-            match accepted {
-                Some((point, radius)) => {
-                    working.push(self.store(point, radius, true));
-                    report.added += 1;
-                }
-                None => {
-                    working.swap_remove(slot);
-                    if left_area {
-                        parked.push(id);
-                    } else if let Some(e) = self.entries.get_mut(&id) {
-                        e.active = false;
-                        self.active_count -= 1;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// The radius at `p` if no stored point covers it (a point there would keep the distance),
-    /// `None` if covered; the field's error stops the fill.
-    fn uncovered(&self, p: &Point<D>, report: &mut FillReport) -> Result<Option<f64>, StopReason> {
-        match self.radius_at(p) {
-            Ok(r) => Ok((!self.has_conflict(p, r)).then_some(r)),
-            Err(error) => Err(Self::field_failure(report, error)),
-        }
-    }
-
-    /// The restart scan's next seed and its radius: the pending witness if it is still
-    /// uncovered, else a dart in (or the witness of) the next cell with an uncovered witness;
-    /// `None` when the scan is over.
-    fn next_seed<G: Region<D> + ?Sized, R: Rng + ?Sized>(
-        &self,
-        area: &G,
-        scan: &mut ScanCells<D>,
-        report: &mut FillReport,
-        rng: &mut R,
-    ) -> Result<Option<(Point<D>, f64)>, StopReason> {
-        if let Some(witness) = scan.pending.take()
-            && let Some(r) = self.uncovered(&witness, report)?
-        {
-            report.attempts += 1;
-            return Ok(Some((witness, r)));
-        }
-        while scan.next < scan.total {
-            let (lower, upper) = scan.cell(scan.next);
-            scan.next += 1;
-            let Some(witness) = self.witness(area, &lower, &upper, &scan.side) else { continue };
-            let Some(witness_radius) = self.uncovered(&witness, report)? else { continue };
-            for _ in 0..DARTS_PER_CELL {
-                report.attempts += 1;
-                let dart: Point<D> =
-                    std::array::from_fn(|i| lower[i] + scan.side[i] * uniform01(rng));
-                if !(self.domain.contains(&dart) && area.contains(&dart)) {
-                    continue;
-                }
-                if let Some(r) = self.uncovered(&dart, report)? {
-                    scan.pending = Some(witness);
-                    return Ok(Some((dart, r)));
-                }
-            }
-            report.attempts += 1;
-            return Ok(Some((witness, witness_radius)));
-        }
-        Ok(None)
-    }
-
-    /// A point of the area in the cell `[lower, upper]`: the centre when the area holds the
-    /// whole cell, else the first probe of a lattice that it holds; always in the box.
-    fn witness<G: Region<D> + ?Sized>(
-        &self,
-        area: &G,
-        lower: &Point<D>,
-        upper: &Point<D>,
-        side: &[f64; D],
-    ) -> Option<Point<D>> {
-        match area.classify_box(lower, upper) {
-            BoxClass::Outside => None,
-            BoxClass::Inside => {
-                let centre = std::array::from_fn(|i| 0.5 * (lower[i] + upper[i]));
-                self.domain.contains(&centre).then_some(centre)
-            }
-            BoxClass::Straddling => {
-                let mut found = None;
-                for_lattice::<D>(probes_per_axis(D), |offsets| {
-                    let p: Point<D> = std::array::from_fn(|i| lower[i] + offsets[i] * side[i]);
-                    let hit = self.domain.contains(&p) && area.contains(&p);
-                    if hit {
-                        found = Some(p);
-                    }
-                    hit
-                });
-                found
-            }
-        }
+    /// `None` if covered; the field's error where it has no valid value.
+    fn uncovered(&self, p: &Point<D>) -> Result<Option<f64>, Error> {
+        let r = self.radius_at(p)?;
+        Ok((!self.has_conflict(p, r)).then_some(r))
     }
 }
 
-/// The restart scan's cells over one area: side at most rmin/√D, so a cell's diagonal is at
-/// most rmin.
-#[derive(Debug, Clone)]
-struct ScanCells<const D: usize> {
-    lower: Point<D>,
-    upper: Point<D>,
-    side: [f64; D],
-    cells: [u64; D],
-    total: u64,
-    next: u64,
-    /// The witness of the cell whose dart was the latest seed: checked again once the front
-    /// has grown from the dart.
-    pending: Option<Point<D>>,
+/// A fill's area as the restart scan sees it: the points of the area inside the domain's box.
+struct InBox<'a, const D: usize, G: ?Sized> {
+    domain: Domain<D>,
+    area: &'a G,
 }
 
-impl<const D: usize> ScanCells<D> {
-    /// The box of cell number `index` (axis 0 fastest).
-    fn cell(&self, index: u64) -> (Point<D>, Point<D>) {
-        let mut rest = index;
-        let cell: [u64; D] = std::array::from_fn(|i| {
-            let c = rest % self.cells[i];
-            rest /= self.cells[i];
-            c
-        });
-        let lower = std::array::from_fn(|i| self.lower[i] + cell[i] as f64 * self.side[i]);
-        let upper = std::array::from_fn(|i| {
-            // The last cell ends exactly at the box's face.
-            if cell[i] + 1 == self.cells[i] {
-                self.upper[i]
-            } else {
-                self.lower[i] + (cell[i] + 1) as f64 * self.side[i]
-            }
-        });
-        (lower, upper)
+impl<const D: usize, G: Region<D> + ?Sized> Region<D> for InBox<'_, D, G> {
+    fn contains(&self, p: &Point<D>) -> bool {
+        self.domain.contains(p) && self.area.contains(p)
+    }
+
+    fn bounding_box(&self) -> (Point<D>, Point<D>) {
+        self.area.bounding_box()
+    }
+
+    fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
+        self.area.classify_box(lower, upper)
     }
 }
 
-/// A candidate uniform by volume in the shell `[r, 2r]` around `centre`: by rejection from
-/// the cube up to 4D, a Gaussian direction and the inverted volume distribution beyond.
-fn shell_candidate<const D: usize, R: Rng + ?Sized>(
-    centre: &Point<D>,
-    r: f64,
-    rng: &mut R,
-) -> Point<D> {
-    if D <= 4 {
-        loop {
-            let v: [f64; D] = std::array::from_fn(|_| uniform_symmetric(rng));
-            let norm2: f64 = v.iter().map(|x| x * x).sum();
-            if (0.25..1.0).contains(&norm2) {
-                return std::array::from_fn(|i| centre[i] + 2.0 * r * v[i]);
-            }
+/// A live set as the front grows it inside an area: candidates wrap into the box, must lie in
+/// the area and keep the pair rule's distance; a point whose candidates failed, one of them
+/// only for leaving the area, is parked for a fill elsewhere instead of retiring.
+struct LiveSpace<'a, const D: usize, G: ?Sized> {
+    set: &'a mut PoissonSet<D>,
+    area: &'a G,
+    parked: &'a mut Vec<u64>,
+    /// Points stored so far.
+    added: usize,
+}
+
+impl<const D: usize, G: Region<D> + ?Sized> Space<D> for LiveSpace<'_, D, G> {
+    type Id = u64;
+    type Around = ();
+    type Error = Error;
+
+    fn len(&self) -> usize {
+        self.set.len()
+    }
+
+    fn get(&self, id: u64) -> Option<(Point<D>, f64)> {
+        self.set.entries.get(&id).map(|e| (e.point, e.radius))
+    }
+
+    fn around(&self, _: &Point<D>) {}
+
+    fn test(&self, _: &(), candidate: &Point<D>) -> Result<Verdict<D>, Error> {
+        let set = &*self.set;
+        let Some(p) = set.domain.wrap_into_box(candidate) else { return Ok(Verdict::Reject) };
+        if !self.area.contains(&p) {
+            return Ok(Verdict::Outside);
+        }
+        // A conflict at the smallest radius is one at any (every pair rule grows with the
+        // radius), found without evaluating the field.
+        if set.field.is_some() && set.has_conflict(&p, set.radius) {
+            return Ok(Verdict::Reject);
+        }
+        Ok(match set.uncovered(&p)? {
+            Some(r) => Verdict::Accept(p, r),
+            None => Verdict::Reject,
+        })
+    }
+
+    fn store(&mut self, p: Point<D>, radius: f64) -> u64 {
+        self.added += 1;
+        self.set.store(p, radius, true)
+    }
+
+    fn retire(&mut self, id: u64, outside: bool) {
+        if outside {
+            self.parked.push(id);
+        } else if let Some(e) = self.set.entries.get_mut(&id) {
+            e.active = false;
+            self.set.active_count -= 1;
         }
     }
-    let mut v = [0.0; D];
-    let mut norm2 = 0.0;
-    while norm2 == 0.0 {
-        for pair in v.chunks_mut(2) {
-            let (a, b) = standard_normal_pair(rng);
-            pair[0] = a;
-            if let Some(second) = pair.get_mut(1) {
-                *second = b;
-            }
-        }
-        norm2 = v.iter().map(|x| x * x).sum();
-    }
-    let u = uniform01(rng);
-    let length = r * libm::pow(1.0 + ((1u64 << D) as f64 - 1.0) * u, 1.0 / D as f64);
-    let factor = length / norm2.sqrt();
-    std::array::from_fn(|i| centre[i] + factor * v[i])
 }

@@ -16,10 +16,14 @@ use crate::domain::Domain;
 use crate::grid::{CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, HashedHeads};
 use crate::point::Point;
 use crate::region::Region;
-use crate::region::shape::{ShellRegion, for_lattice};
+use crate::engine::front::{self, Space};
+use crate::engine::scan::{Scan, ScanRules};
+use crate::engine::space::DiskSpace;
+use crate::region::shape::ShellRegion;
 use crate::rng::{rng_from_seed, uniform01};
+use crate::sampler::Sampler;
 use crate::samplers::Bridson;
-use crate::samplers::bridson::run_loop;
+use std::convert::Infallible;
 use rand::Rng;
 use std::sync::Arc;
 
@@ -34,9 +38,6 @@ const SEAM_DARTS: usize = 3;
 
 /// Uniform darts for the first point of a chunk's interior before the scan takes over.
 const FIRST_DARTS: usize = 64;
-
-/// Darts tried in a scan cell with an uncovered witness before the witness itself is seeded.
-const DARTS_PER_SCAN_CELL: usize = 8;
 
 /// A cell as the Bridson loop sees it: a region (the cell, cut to the world's box) whose
 /// candidates are tested against the cell's shape, and whose deep centres skip the test.
@@ -214,25 +215,31 @@ impl<const D: usize> CellRun<'_, D> {
         let mut attempts = 0u64;
         let bridson = self.bridson;
         let region = self.region;
-        // A chunk's interior grows from one uniform dart, as a plain run does, over a box
-        // larger than the cell, so that the points it keeps near the cell's walls are placed
-        // as in an unbounded run (a wall would pile them up against it).
+        let rules = bridson.rules();
+        let r = bridson.radius();
+        let (low, high) = (self.low, self.high);
+        // The loop's region admits by itself: the domain it is handed plays no part.
+        let domain = *bridson.domain();
+        let mut space = DiskSpace { grid: &mut grid, region, domain, radius: r };
         if self.interior {
-            for _ in 0..FIRST_DARTS {
-                let p: Point<D> = std::array::from_fn(|i| {
-                    self.low[i] + (self.high[i] - self.low[i]) * uniform01(rng)
-                });
-                attempts += 1;
-                if region.contains(&p) && !grid.has_conflict(&p, ()) {
-                    active.push(grid.insert(p, ()));
-                    break;
-                }
-            }
-            run_loop(bridson, region, &mut grid, &mut active, &mut attempts, usize::MAX, rng);
+            // A chunk's interior grows from one uniform dart, as a plain run does, over a box
+            // larger than the cell, so that the points it keeps near the cell's walls are
+            // placed as in an unbounded run (a wall would pile them up against it).
+            let Ok(_) = front::seed_by_darts(
+                &mut space,
+                &mut active,
+                FIRST_DARTS,
+                &mut attempts,
+                rng,
+                |rng| std::array::from_fn(|i| low[i] + (high[i] - low[i]) * uniform01(rng)),
+                |space, p| {
+                    let free = space.region.contains(p) && !space.grid.has_conflict(p, ());
+                    Ok::<_, Infallible>(free.then_some(r))
+                },
+            );
         } else {
             // A seam: the fronts of the cells next door go on into it.
-            let (low, high) = (self.low, self.high);
-            let reach = 2.0 * bridson.radius();
+            let reach = 2.0 * r;
             for (index, p) in context.iter().enumerate() {
                 let gap2: f64 =
                     (0..D).map(|i| (low[i] - p[i]).max(p[i] - high[i]).max(0.0).powi(2)).sum();
@@ -240,94 +247,21 @@ impl<const D: usize> CellRun<'_, D> {
                     active.push(index as u32);
                 }
             }
-            run_loop(bridson, region, &mut grid, &mut active, &mut attempts, usize::MAX, rng);
         }
-        self.scan(&mut grid, &mut active, &mut attempts, rng);
+        let Ok(_) = front::grow(&mut space, &mut active, &rules, usize::MAX, &mut attempts, rng);
+        // Then every part of the cell the fronts left uncovered is seeded (see
+        // `ScanRules::chunk_cell`), and the front grows from each seed.
+        let extent = std::array::from_fn(|i| high[i] - low[i]);
+        let mut scan = Scan::new(low, extent, r, ScanRules::chunk_cell(self.interior, SEAM_DARTS));
+        while let Some(seed) = scan.next_seed(region, |p| space.grid.has_conflict(p, ()), rng) {
+            active.push(space.store(seed, r));
+            let Ok(_) =
+                front::grow(&mut space, &mut active, &rules, usize::MAX, &mut attempts, rng);
+        }
+        attempts += scan.attempts();
         let mut points = grid.into_points();
         points.drain(..context.len());
         points.retain(|p| region.in_cell(p));
         (points, attempts)
-    }
-
-    /// Walks cells of side at most r/√D over the cell's box in a fixed order; in each, a
-    /// witness (the centre if it is in the cell, else the first of a lattice of probes that
-    /// is) with no point closer than r gets a seed, and the front grows from it, until the
-    /// witness is covered. Afterwards every witness has a point closer than r.
-    fn scan<H: CellHeads, R: Rng>(
-        &self,
-        grid: &mut Grid<D, H, ConstantRadius>,
-        active: &mut Vec<u32>,
-        attempts: &mut u64,
-        rng: &mut R,
-    ) {
-        let r = self.bridson.radius();
-        let target = r / (D as f64).sqrt();
-        let mut counts = [0u64; D];
-        let mut side = [0.0; D];
-        for i in 0..D {
-            let extent = self.high[i] - self.low[i];
-            counts[i] = (extent / target).ceil().max(1.0) as u64;
-            side[i] = extent / counts[i] as f64;
-        }
-        let probes = crate::region::scan::probes_per_axis(D);
-        let mut index = [0u64; D];
-        'cells: loop {
-            let corner: Point<D> = std::array::from_fn(|i| self.low[i] + index[i] as f64 * side[i]);
-            let at = |offset: &[f64; D]| -> Point<D> {
-                std::array::from_fn(|i| corner[i] + offset[i] * side[i])
-            };
-            let centre = at(&[0.5; D]);
-            let witness = if self.region.contains(&centre) {
-                Some(centre)
-            } else {
-                let mut found = None;
-                for_lattice::<D>(probes, |offset| {
-                    let p = at(offset);
-                    let inside = self.region.contains(&p);
-                    if inside {
-                        found = Some(p);
-                    }
-                    inside
-                });
-                found
-            };
-            if witness.is_some() && !self.interior {
-                for _ in 0..SEAM_DARTS {
-                    let p = at(&std::array::from_fn(|_| uniform01(rng)));
-                    *attempts += 1;
-                    if self.region.contains(&p) && !grid.has_conflict(&p, ()) {
-                        active.push(grid.insert(p, ()));
-                        run_loop(
-                            self.bridson,
-                            self.region,
-                            grid,
-                            active,
-                            attempts,
-                            usize::MAX,
-                            rng,
-                        );
-                    }
-                }
-            }
-            if let Some(witness) = witness {
-                while !grid.has_conflict(&witness, ()) {
-                    let seed = (0..DARTS_PER_SCAN_CELL)
-                        .map(|_| at(&std::array::from_fn(|_| uniform01(rng))))
-                        .find(|p| self.region.contains(p) && !grid.has_conflict(p, ()))
-                        .unwrap_or(witness);
-                    *attempts += 1;
-                    active.push(grid.insert(seed, ()));
-                    run_loop(self.bridson, self.region, grid, active, attempts, usize::MAX, rng);
-                }
-            }
-            for i in 0..D {
-                index[i] += 1;
-                if index[i] < counts[i] {
-                    continue 'cells;
-                }
-                index[i] = 0;
-            }
-            break;
-        }
     }
 }

@@ -18,7 +18,7 @@ pub(crate) mod layout;
 pub(crate) mod nearest;
 pub(crate) mod storage;
 
-pub(crate) use conflict::{ConstantRadius, FieldRule};
+pub(crate) use conflict::{ConflictRule, ConstantRadius, FieldRule};
 pub(crate) use layout::GridLayout;
 pub(crate) use storage::{CellHeads, DenseHeads, Grid, HashedHeads};
 

@@ -48,7 +48,6 @@ mod mask;
 mod mesh;
 #[cfg(feature = "geo")]
 mod polygon;
-pub(crate) mod scan;
 mod sdf;
 pub(crate) mod shape;
 mod voxels;

@@ -418,6 +418,16 @@ impl<const D: usize> Shape<D> {
     }
 }
 
+/// Probes per axis in a straddling cell: `k^D` probes on a lattice of spacing side/k, where a
+/// cell that the region's classification cannot settle is searched for a point of the region.
+pub(crate) fn probes_per_axis(dim: usize) -> usize {
+    match dim {
+        0..=2 => 4,
+        3 => 3,
+        _ => 2,
+    }
+}
+
 /// Calls `visit` with the centres of a `per_axis^D` lattice of sub-cells, in units of the
 /// cell's side (each coordinate `(j + ½)/per_axis`), axis 0 fastest, until it returns true;
 /// returns whether it did.

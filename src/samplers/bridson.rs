@@ -14,26 +14,16 @@ use crate::grid::{
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
-use crate::region::scan::Scan;
+use crate::engine::front::{self, Rules, Step};
+use crate::engine::scan::Scan;
+pub use crate::engine::shell::CandidateDistance;
+use crate::engine::shell::PairedShell;
+use crate::engine::space::{DiskSpace, FieldSpace};
 use crate::region::shape::{SamplerRegion, Shape, ShellRegion};
 use crate::region::{Region, WholeDomain};
-use crate::rng::{fill_symmetric_32, standard_normal_pair, uniform_index, uniform01};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
 use std::sync::Arc;
-
-/// How far from its active point a candidate is drawn, within the shell `[r, 2r]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum CandidateDistance {
-    /// Uniform by volume in the shell, as Bridson (2007) specifies: the distance `d` has
-    /// density ∝ d^(D−1), so most candidates land towards `2r`.
-    #[default]
-    UniformInVolume,
-    /// Uniform distance in `[r, 2r)` and a uniform direction: candidates crowd towards `r`,
-    /// which packs the output more densely (about 1.5% more points in 2D, 2% in 3D). This is
-    /// what several other implementations do; use it to compare with them like for like.
-    UniformInRadius,
-}
 
 /// Bridson's algorithm (Bridson 2007, "Fast Poisson disk sampling in arbitrary dimensions").
 ///
@@ -420,84 +410,33 @@ impl<const D: usize> Bridson<D> {
 }
 
 impl<const D: usize> Bridson<D> {
-    /// A candidate in the shell `[r, 2r]` around `centre`, spread as `candidate_distance` says.
-    #[inline(always)]
-    fn shell_candidate<R: Rng + ?Sized>(&self, centre: &Point<D>, rng: &mut R) -> Point<D> {
-        self.shell_candidate_at(centre, self.radius, rng)
+    /// How the front draws: `k` candidates per active point, Bridson's shell draw.
+    pub(crate) fn rules(&self) -> Rules<PairedShell> {
+        Rules { attempts: self.attempts, shell: PairedShell { distance: self.candidate_distance } }
     }
 
-    /// A candidate in the shell `[r, 2r]` around `centre` for a given `r` (a radius field's
-    /// value at the centre), spread as `candidate_distance` says.
-    #[inline(always)]
-    fn shell_candidate_at<R: Rng + ?Sized>(
+    /// When no point is active in a field run: up to `restart_darts` uniform darts in the
+    /// sampling box; the first in the region that keeps the pair rule is stored and active
+    /// (returns true). Each dart is an attempt.
+    fn restart<H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
         &self,
-        centre: &Point<D>,
-        r: f64,
+        space: &mut FieldSpace<'_, D, H, G>,
+        active: &mut Vec<u32>,
+        attempts: &mut u64,
         rng: &mut R,
-    ) -> Point<D> {
-        let by_volume = self.candidate_distance == CandidateDistance::UniformInVolume;
-        if D <= 4 && by_volume {
-            // Uniform in the shell, by rejection from the cube [-2r, 2r)^D (in units of 2r):
-            // accepts 59% in 2D, 29% in 4D, no transcendental functions.
-            let (v, _) = cube_rejection::<D, R>(rng, |norm2| (0.25..1.0).contains(&norm2));
-            return std::array::from_fn(|i| centre[i] + 2.0 * r * v[i]);
-        }
-        // A direction `v / |v|`: uniform in the unit ball by rejection up to 4D, Gaussian
-        // beyond (where the ball fills too little of the cube).
-        let (v, norm2, u) = if D <= 4 {
-            let (v, norm2) = cube_rejection::<D, R>(rng, |norm2| norm2 > 0.0 && norm2 < 1.0);
-            // For v uniform in the unit ball, |v|^D is uniform in [0, 1) and independent of
-            // the direction: the same draw gives the distance.
-            let u = match D {
-                1 => norm2.sqrt(),
-                2 => norm2,
-                3 => norm2 * norm2.sqrt(),
-                _ => norm2 * norm2,
-            };
-            (v, norm2, u)
-        } else {
-            let mut v = [0.0; D];
-            let mut norm2 = 0.0;
-            while norm2 == 0.0 {
-                for pair in v.chunks_mut(2) {
-                    let (a, b) = standard_normal_pair(rng);
-                    pair[0] = a;
-                    if let Some(second) = pair.get_mut(1) {
-                        *second = b;
-                    }
-                }
-                norm2 = v.iter().map(|x| x * x).sum();
-            }
-            (v, norm2, uniform01(rng))
-        };
-        let length = if by_volume {
-            // Invert the shell's volume CDF (d^D − r^D) / ((2r)^D − r^D).
-            r * libm::pow(1.0 + ((1u64 << D) as f64 - 1.0) * u, 1.0 / D as f64)
-        } else {
-            r * (1.0 + u)
-        };
-        let factor = length / norm2.sqrt();
-        std::array::from_fn(|i| centre[i] + factor * v[i])
-    }
-}
-
-/// A point uniform in `[-1, 1)^D` conditioned on `keep(|v|²)`, and its `|v|²`, by rejection.
-/// Two draws per round, the first kept one returned: the loop's branch then rarely
-/// mispredicts (both miss 17% of the time for the 2D shell, where one alone misses 41%).
-#[inline(always)]
-fn cube_rejection<const D: usize, R: Rng + ?Sized>(
-    rng: &mut R,
-    keep: impl Fn(f64) -> bool,
-) -> ([f64; D], f64) {
-    loop {
-        let mut draws = [[0.0; D]; 2];
-        fill_symmetric_32(rng, draws.as_flattened_mut());
-        let norms = draws.map(|v| v.iter().map(|x| x * x).sum::<f64>());
-        let kept = norms.map(&keep);
-        if kept[0] | kept[1] {
-            let first = usize::from(!kept[0]);
-            return (draws[first], norms[first]);
-        }
+    ) -> Result<bool, Error> {
+        let sampling = *self.sampling_box();
+        front::seed_by_darts(
+            space,
+            active,
+            self.restart_darts as usize,
+            attempts,
+            rng,
+            |rng| sampling.uniform_point(rng),
+            |space, dart| {
+                if space.region.contains_box_point(dart) { space.seed_radius(dart) } else { Ok(None) }
+            },
+        )
     }
 }
 
@@ -691,7 +630,7 @@ impl<const D: usize> BridsonFill<D> {
         };
         let scan = match &sampler.region {
             SamplerRegion::Whole => None,
-            SamplerRegion::Shape(shape) => Some(Scan::new(shape, sampler.radius)),
+            SamplerRegion::Shape(shape) => Some(Scan::for_region(shape.sampling(), sampler.radius)),
         };
         BridsonFill {
             region: WholeDomain::new(sampler.domain),
@@ -873,18 +812,26 @@ impl<const D: usize> BridsonFill<D> {
         restart: bool,
         rng: &mut R,
     ) -> Result<bool, Error> {
-        let (sampler, active) = (&self.sampler, &mut self.active);
-        let mut attempts = self.attempts;
-        let added = by_rule!(&mut self.grid, grid =>
-            constant: Ok(try_around(sampler, region, grid, active, &mut attempts, rng)),
-            field: if restart {
-                restart_field(sampler, region, grid, active, &mut attempts, rng)
-            } else {
-                try_around_field(sampler, region, grid, active, &mut attempts, rng)
+        let sampler = &self.sampler;
+        let (active, attempts) = (&mut self.active, &mut self.attempts);
+        let (rules, domain) = (sampler.rules(), sampler.domain);
+        by_rule!(&mut self.grid, grid =>
+            constant: {
+                let mut space = DiskSpace { grid, region, domain, radius: sampler.radius };
+                let Ok(step) = front::step(&mut space, active, &rules, attempts, rng);
+                Ok(step == Step::Added)
+            },
+            field: {
+                // A field grid is only made for a sampler with a field.
+                let Some(setup) = &sampler.field else { return Ok(false) };
+                let mut space = FieldSpace { grid, region, domain, setup };
+                if restart {
+                    sampler.restart(&mut space, active, attempts, rng)
+                } else {
+                    Ok(front::step(&mut space, active, &rules, attempts, rng)? == Step::Added)
+                }
             }
-        );
-        self.attempts = attempts;
-        added
+        )
     }
 
     /// Steps until there are `target` points ([`StopReason::TargetReached`]), no point is
@@ -919,21 +866,36 @@ impl<const D: usize> BridsonFill<D> {
     }
 
     /// The loop in `region`, compiled for it and for the grid's rule: steps until `limit`
-    /// points or until no point is active (returns whether the latter ended it).
+    /// points or until no point is active (returns whether the latter ended it); with a
+    /// radius field, restart darts when the front dies.
     fn run_in<G: ShellRegion<D>, R: Rng + ?Sized>(
         &mut self,
         region: &G,
         limit: usize,
         rng: &mut R,
     ) -> Result<bool, Error> {
-        let (sampler, active) = (&self.sampler, &mut self.active);
-        let mut attempts = self.attempts;
-        let exhausted = by_rule!(&mut self.grid, grid =>
-            constant: Ok(run_loop(sampler, region, grid, active, &mut attempts, limit, rng)),
-            field: run_loop_field(sampler, region, grid, active, &mut attempts, limit, rng)
-        );
-        self.attempts = attempts;
-        exhausted
+        let sampler = &self.sampler;
+        let (active, attempts) = (&mut self.active, &mut self.attempts);
+        let (rules, domain) = (sampler.rules(), sampler.domain);
+        by_rule!(&mut self.grid, grid =>
+            constant: {
+                let mut space = DiskSpace { grid, region, domain, radius: sampler.radius };
+                let Ok(exhausted) = front::grow(&mut space, active, &rules, limit, attempts, rng);
+                Ok(exhausted)
+            },
+            field: {
+                let Some(setup) = &sampler.field else { return Ok(true) };
+                let mut space = FieldSpace { grid, region, domain, setup };
+                loop {
+                    if !front::grow(&mut space, active, &rules, limit, attempts, rng)? {
+                        break Ok(false);
+                    }
+                    if !sampler.restart(&mut space, active, attempts, rng)? {
+                        break Ok(true);
+                    }
+                }
+            }
+        )
     }
 
     /// The run in a region: the loop, compiled for the classified shape, and the restart
@@ -1029,189 +991,3 @@ impl<const D: usize> BridsonFill<D> {
     }
 }
 
-/// The algorithm proper, compiled once per cell storage and region: steps until `target`
-/// points or until no point is active; returns whether the latter ended it.
-pub(crate) fn run_loop<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
-    sampler: &Bridson<D>,
-    region: &G,
-    grid: &mut Grid<D, H, ConstantRadius>,
-    active: &mut Vec<u32>,
-    attempts: &mut u64,
-    target: usize,
-    rng: &mut R,
-) -> bool {
-    // Counted in a local, so that it stays in a register.
-    let mut count = *attempts;
-    let mut exhausted = false;
-    while grid.points().len() < target {
-        if active.is_empty() {
-            exhausted = true;
-            break;
-        }
-        try_around(sampler, region, grid, active, &mut count, rng);
-    }
-    *attempts = count;
-    exhausted
-}
-
-/// One step of the algorithm: candidates around a random active point (there must be one);
-/// returns whether one was stored.
-#[inline(always)]
-fn try_around<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
-    sampler: &Bridson<D>,
-    region: &G,
-    grid: &mut Grid<D, H, ConstantRadius>,
-    active: &mut Vec<u32>,
-    attempts: &mut u64,
-    rng: &mut R,
-) -> bool {
-    let slot = uniform_index(rng, active.len());
-    let centre = grid.points()[active[slot] as usize];
-    let inside = region.holds_shell(&centre);
-    // The candidates below read the cells around the centre, which (the active point
-    // having been picked at random along the whole front) are usually not in the
-    // nearer caches: reading their heads first lets those misses overlap. 1.2× in 3D
-    // at 10^6 points (docs/performance.md).
-    std::hint::black_box(grid.warm_around(&centre));
-    // Each candidate is drawn one step ahead, before the previous one is tested: the
-    // draw (a chain of dependent arithmetic) then runs while the test waits on memory
-    // and is not thrown away when the test's branches mispredict. On acceptance the
-    // candidate drawn ahead is discarded; the draws stay independent of the outcome,
-    // so the distribution is unchanged. 1.2× faster in 2D.
-    let mut next = sampler.shell_candidate(&centre, rng);
-    for attempt in 1..=sampler.attempts {
-        *attempts += 1;
-        let candidate = next;
-        if attempt < sampler.attempts {
-            next = sampler.shell_candidate(&centre, rng);
-        }
-        // Outside the region the candidate is lost; in a periodic box it wraps first. Deep
-        // inside a shape the whole shell is inside (the whole box never says so).
-        let candidate = if inside {
-            candidate
-        } else {
-            let Some(candidate) = region.admit(&sampler.domain, &candidate) else { continue };
-            candidate
-        };
-        if !grid.has_conflict(&candidate, ()) {
-            active.push(grid.insert(candidate, ()));
-            return true;
-        }
-    }
-    active.swap_remove(slot);
-    false
-}
-
-/// [`run_loop`] for a radius field: steps until `target` points or until no point is
-/// active (returns whether the latter ended it), or until the field gives an invalid value
-/// (the error).
-fn run_loop_field<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
-    sampler: &Bridson<D>,
-    region: &G,
-    grid: &mut Grid<D, H, FieldRule>,
-    active: &mut Vec<u32>,
-    attempts: &mut u64,
-    target: usize,
-    rng: &mut R,
-) -> Result<bool, Error> {
-    let mut count = *attempts;
-    let mut outcome = Ok(false);
-    while grid.points().len() < target {
-        let step = if active.is_empty() {
-            match restart_field(sampler, region, grid, active, &mut count, rng) {
-                Ok(false) => {
-                    outcome = Ok(true);
-                    break;
-                }
-                other => other,
-            }
-        } else {
-            try_around_field(sampler, region, grid, active, &mut count, rng)
-        };
-        if let Err(error) = step {
-            outcome = Err(error);
-            break;
-        }
-    }
-    *attempts = count;
-    outcome
-}
-
-/// When no point is active in a field run: up to `restart_darts` uniform darts in the
-/// domain; the first in the region that keeps the pair rule is stored and active (returns
-/// true). Each dart is an attempt.
-fn restart_field<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
-    sampler: &Bridson<D>,
-    region: &G,
-    grid: &mut Grid<D, H, FieldRule>,
-    active: &mut Vec<u32>,
-    attempts: &mut u64,
-    rng: &mut R,
-) -> Result<bool, Error> {
-    let Some(setup) = &sampler.field else { return Ok(false) };
-    for _ in 0..sampler.restart_darts {
-        let dart = sampler.sampling_box().uniform_point(rng);
-        *attempts += 1;
-        if !region.contains_box_point(&dart) {
-            continue;
-        }
-        let r = setup.radius_at(&dart)?;
-        if !grid.has_conflict_within(&dart, r) {
-            active.push(grid.insert(dart, r));
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// [`try_around`] for a radius field: candidates in the shell `[r(c), 2r(c)]` around a
-/// random active point `c`, each with the field's radius at its position and tested with
-/// the pair rule. An invalid field value ends the step with its error (the active point
-/// stays active; nothing is stored).
-#[inline(always)]
-fn try_around_field<const D: usize, H: CellHeads, G: ShellRegion<D>, R: Rng + ?Sized>(
-    sampler: &Bridson<D>,
-    region: &G,
-    grid: &mut Grid<D, H, FieldRule>,
-    active: &mut Vec<u32>,
-    attempts: &mut u64,
-    rng: &mut R,
-) -> Result<bool, Error> {
-    // A field grid is only made for a sampler with a field.
-    let Some(setup) = &sampler.field else { return Ok(false) };
-    let slot = uniform_index(rng, active.len());
-    let index = active[slot];
-    let centre = grid.points()[index as usize];
-    let r = grid.rule().radius_of(index);
-    let inside = region.holds_shell(&centre);
-    std::hint::black_box(grid.warm_around(&centre));
-    // Drawn one step ahead, as in `try_around`.
-    let mut next = sampler.shell_candidate_at(&centre, r, rng);
-    for attempt in 1..=sampler.attempts {
-        *attempts += 1;
-        let candidate = next;
-        if attempt < sampler.attempts {
-            next = sampler.shell_candidate_at(&centre, r, rng);
-        }
-        let candidate = if inside {
-            candidate
-        } else {
-            let Some(candidate) = region.admit(&sampler.domain, &candidate) else { continue };
-            candidate
-        };
-        // Every pair rule grows with the candidate's radius, so a conflict at the smallest
-        // radius is a conflict at the field's: most candidates are turned down without
-        // evaluating the field (a quarter of the time at 10^6 points in 2D). The decisions
-        // are the same as testing with the field's radius alone.
-        if grid.has_conflict_within(&candidate, setup.rmin) {
-            continue;
-        }
-        let candidate_radius = setup.radius_at(&candidate)?;
-        if !grid.has_conflict_within(&candidate, candidate_radius) {
-            active.push(grid.insert(candidate, candidate_radius));
-            return Ok(true);
-        }
-    }
-    active.swap_remove(slot);
-    Ok(false)
-}

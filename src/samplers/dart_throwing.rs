@@ -10,7 +10,7 @@ use crate::grid::{
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
-use crate::region::scan::Scan;
+use crate::engine::scan::Scan;
 use crate::region::shape::{SamplerRegion, Shape};
 use crate::region::{Region, WholeDomain};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
@@ -365,7 +365,7 @@ impl<const D: usize> DartThrowing<D> {
         let (mut stop, mut attempts) =
             self.throw(&mut accepted, shape, shape.sampling(), target, rng);
         if stop == StopReason::Exhausted {
-            let mut scan = Scan::new(shape, self.radius);
+            let mut scan = Scan::for_region(shape.sampling(), self.radius);
             loop {
                 if accepted.len() >= target {
                     stop = StopReason::TargetReached;
@@ -445,7 +445,7 @@ impl<const D: usize> DartThrowing<D> {
             }
         };
         if let (StopReason::Exhausted, SamplerRegion::Shape(shape)) = (stop, &self.region) {
-            let mut scan = Scan::new(shape, self.radius);
+            let mut scan = Scan::for_region(shape.sampling(), self.radius);
             loop {
                 if accepted.len() >= target {
                     stop = StopReason::TargetReached;

@@ -4,7 +4,7 @@ use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
-use crate::region::scan::probes_per_axis;
+use crate::region::shape::probes_per_axis;
 use crate::region::shape::{SamplerRegion, Shape, for_lattice};
 use crate::region::{BoxClass, Region};
 use crate::rng::uniform01;

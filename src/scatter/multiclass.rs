@@ -22,10 +22,12 @@ use crate::grid::{
 };
 use crate::packing::check_max_points;
 use crate::point::Point;
-use crate::region::scan::Scan;
+use crate::engine::scan::Scan;
 use crate::region::shape::Shape;
 use crate::region::{BoxClass, Region};
-use crate::rng::{PortableRng, derive_seed, fill_symmetric_32, rng_from_seed, uniform_index};
+use crate::engine::front::{self, Rules, Space, Verdict};
+use crate::engine::shell::SingleShell;
+use crate::rng::{PortableRng, derive_seed, rng_from_seed};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -323,59 +325,83 @@ impl ClassRun<'_> {
         insert(own, p, radius, self.rule)
     }
 
-    /// Candidates around a random active point (there must be one): the first that stands
-    /// in the class's area and keeps every distance is stored and active (true); when all
-    /// fail, the active point retires.
-    #[inline(always)]
-    fn try_around<H: CellHeads>(
+    /// Whether a seed at `p` (a point the restart scan looks at) is covered: it stands
+    /// outside the class's area or a stored point keeps it out; an invalid field value is
+    /// the error.
+    #[inline]
+    fn covered<H: CellHeads>(
         &self,
-        own: &mut Grid<2, H, ClassRule>,
+        own: &Grid<2, H, ClassRule>,
         earlier: &[Grid<2, H, ClassRule>],
-        excluded: &mut Option<Exclusion>,
-        active: &mut Vec<u32>,
-        rng: &mut PortableRng,
+        excluded: Option<&Exclusion>,
+        p: &Point<2>,
     ) -> Result<bool, Error> {
-        let slot = uniform_index(rng, active.len());
-        let index = active[slot];
-        let centre = own.points()[index as usize];
-        let r = own.rule().radii[index as usize];
-        // The cells the candidates are about to test, read at once so that their cache
-        // misses overlap (as Bridson's loop does).
-        std::hint::black_box(own.warm_around(&centre));
-        for grid in earlier {
-            std::hint::black_box(grid.warm_around(&centre));
+        // As for candidates: a conflict at the smallest radius needs no terrain read.
+        if self.blocked_at_smallest(excluded, own, earlier, p) {
+            return Ok(true);
         }
-        for _ in 0..self.attempts {
-            let candidate = shell_candidate(&centre, r, rng);
-            // Every pair rule grows with the candidate's radius: a conflict at the smallest
-            // radius is one at any, and costs no terrain read.
-            if !self.domain.contains(&candidate)
-                || self.blocked_at_smallest(excluded.as_ref(), own, earlier, &candidate)
-            {
-                continue;
-            }
-            let Some(surface) = self.admit(&candidate) else { continue };
-            let radius = self.radius_at(&candidate, &surface)?;
-            if radius == self.rmin || !self.blocked(own, earlier, &candidate, radius) {
-                active.push(self.store(own, excluded, candidate, radius));
-                return Ok(true);
-            }
-        }
-        active.swap_remove(slot);
-        Ok(false)
+        let Some(surface) = self.admit(p) else { return Ok(true) };
+        let r = self.radius_at(p, &surface)?;
+        Ok(r != self.rmin && self.blocked(own, earlier, p, r))
     }
 }
 
-/// A point uniform by area in the ring `[r, 2r]` around `centre` (rejection from the square).
-#[inline(always)]
-fn shell_candidate(centre: &Point<2>, r: f64, rng: &mut PortableRng) -> Point<2> {
-    loop {
-        let mut v = [0.0; 2];
-        fill_symmetric_32(rng, &mut v);
-        let norm2 = v[0] * v[0] + v[1] * v[1];
-        if (0.25..1.0).contains(&norm2) {
-            return [centre[0] + 2.0 * r * v[0], centre[1] + 2.0 * r * v[1]];
+/// A class's space for the front: its own grid and bitmap, the earlier classes' grids.
+struct ClassSpace<'a, 'r, H> {
+    run: &'a ClassRun<'r>,
+    own: &'a mut Grid<2, H, ClassRule>,
+    earlier: &'a [Grid<2, H, ClassRule>],
+    excluded: &'a mut Option<Exclusion>,
+}
+
+impl<H: CellHeads> Space<2> for ClassSpace<'_, '_, H> {
+    type Id = u32;
+    type Around = ();
+    type Error = Error;
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.own.points().len()
+    }
+
+    #[inline(always)]
+    fn get(&self, id: u32) -> Option<(Point<2>, f64)> {
+        Some((self.own.points()[id as usize], self.own.rule().radii[id as usize]))
+    }
+
+    /// The cells the candidates are about to test, read at once so that their cache misses
+    /// overlap (as Bridson's space does).
+    #[inline(always)]
+    fn around(&self, centre: &Point<2>) {
+        std::hint::black_box(self.own.warm_around(centre));
+        for grid in self.earlier {
+            std::hint::black_box(grid.warm_around(centre));
         }
+    }
+
+    /// A candidate must stand in the class's area and keep every distance.
+    #[inline(always)]
+    fn test(&self, _: &(), candidate: &Point<2>) -> Result<Verdict<2>, Error> {
+        let run = self.run;
+        // Every pair rule grows with the candidate's radius: a conflict at the smallest
+        // radius is one at any, and costs no terrain read.
+        if !run.domain.contains(candidate)
+            || run.blocked_at_smallest(self.excluded.as_ref(), self.own, self.earlier, candidate)
+        {
+            return Ok(Verdict::Reject);
+        }
+        let Some(surface) = run.admit(candidate) else { return Ok(Verdict::Reject) };
+        let radius = run.radius_at(candidate, &surface)?;
+        if radius == run.rmin || !run.blocked(self.own, self.earlier, candidate, radius) {
+            Ok(Verdict::Accept(*candidate, radius))
+        } else {
+            Ok(Verdict::Reject)
+        }
+    }
+
+    #[inline(always)]
+    fn store(&mut self, p: Point<2>, radius: f64) -> u32 {
+        self.run.store(self.own, self.excluded, p, radius)
     }
 }
 
@@ -473,29 +499,22 @@ fn fill_class<H: CellHeads>(
         Err(Error::EmptyRegion(_) | Error::RegionOutsideDomain { .. }) => return Ok(()),
         Err(error) => return Err(error),
     };
-    let mut scan = Scan::new(&shape, run.rmin);
+    let mut scan = Scan::for_region(shape.sampling(), run.rmin);
+    let rules = Rules { attempts: run.attempts, shell: SingleShell::default() };
+    let mut space = ClassSpace { run, own, earlier, excluded };
     let mut active: Vec<u32> = Vec::new();
+    let mut candidates = 0;
     loop {
-        while !active.is_empty() {
-            run.try_around(own, earlier, excluded, &mut active, rng)?;
-        }
+        front::grow(&mut space, &mut active, &rules, usize::MAX, &mut candidates, rng)?;
         let failure = RefCell::new(None);
         let seed = scan.next_seed_skipping(
             &shape,
-            |lower, upper| excluded.as_ref().is_some_and(|e| e.excludes_box(lower, upper)),
-            |p| {
-                // As for candidates: a conflict at the smallest radius needs no terrain read.
-                if run.blocked_at_smallest(excluded.as_ref(), own, earlier, p) {
-                    return true;
-                }
-                let Some(surface) = run.admit(p) else { return true };
-                match run.radius_at(p, &surface) {
-                    Ok(r) if r == run.rmin => false,
-                    Ok(r) => run.blocked(own, earlier, p, r),
-                    Err(error) => {
-                        failure.borrow_mut().get_or_insert(error);
-                        true
-                    }
+            |lower, upper| space.excluded.as_ref().is_some_and(|e| e.excludes_box(lower, upper)),
+            |p| match run.covered(space.own, space.earlier, space.excluded.as_ref(), p) {
+                Ok(covered) => covered,
+                Err(error) => {
+                    failure.borrow_mut().get_or_insert(error);
+                    true
                 }
             },
             rng,
@@ -508,7 +527,7 @@ fn fill_class<H: CellHeads>(
         // area and keep every distance.
         let Some(surface) = run.admit(&seed) else { continue };
         let radius = run.radius_at(&seed, &surface)?;
-        debug_assert!(!run.blocked(own, earlier, &seed, radius));
-        active.push(run.store(own, excluded, seed, radius));
+        debug_assert!(!run.blocked(space.own, space.earlier, &seed, radius));
+        active.push(space.store(seed, radius));
     }
 }

@@ -1,0 +1,191 @@
+//! The active front of Bridson's algorithm: the one loop every Poisson-disk fill runs.
+//!
+//! A front is a list of active points. A step picks one uniformly, draws up to `k` candidates
+//! in the shell around it ([`ShellDraw`]) and asks the [`Space`] about each; the first the
+//! space accepts is stored and becomes active, and when all `k` fail the point retires. What
+//! "accepted" means — inside the region, no stored point too close under the conflict rule,
+//! the radius the field gives there — is the space's business: a grid with its rule for
+//! [`Bridson`](crate::Bridson) and the chunk cells, the class grids of a scatter, the
+//! removable grid of a live set. The front owns only the order of draws, which is what makes a
+//! run reproducible.
+
+use super::shell::ShellDraw;
+use crate::point::Point;
+use crate::rng::uniform_index;
+use rand::Rng;
+
+/// What a space says of a candidate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Verdict<const D: usize> {
+    /// Store it: the point as stored (wrapped into a periodic box) and its radius.
+    Accept(Point<D>, f64),
+    /// A stored point is too close.
+    Reject,
+    /// It lies outside the area being filled.
+    Outside,
+}
+
+/// Where a front grows: the stored points, and what decides whether a candidate may join them.
+pub(crate) trait Space<const D: usize> {
+    /// How a stored point is named in the active list.
+    type Id: Copy;
+    /// What the tests around one active point share, prepared once per step.
+    type Around;
+    /// What can stop a test (a radius field's invalid value); `Infallible` where nothing can.
+    type Error;
+
+    /// Number of stored points.
+    fn len(&self) -> usize;
+
+    /// The stored point `id` and its radius; `None` once it is gone (a live set's removed
+    /// point), which drops it from the front.
+    fn get(&self, id: Self::Id) -> Option<(Point<D>, f64)>;
+
+    /// Prepares the tests of the candidates around `centre` (whether its whole shell lies
+    /// inside the region, reading the grid cells the candidates will read).
+    fn around(&self, centre: &Point<D>) -> Self::Around;
+
+    /// Whether `candidate`, drawn around an active point, may be stored.
+    fn test(&self, around: &Self::Around, candidate: &Point<D>) -> Result<Verdict<D>, Self::Error>;
+
+    /// Stores an accepted point with its radius.
+    fn store(&mut self, p: Point<D>, radius: f64) -> Self::Id;
+
+    /// Hears that `id` retired: all its candidates failed, and `outside` says whether one of
+    /// them failed only for lying outside the area (a live set keeps such a point for a fill
+    /// elsewhere).
+    #[inline(always)]
+    fn retire(&mut self, id: Self::Id, outside: bool) {
+        let _ = (id, outside);
+    }
+}
+
+/// How a front draws: the candidates per active point and the shell they come from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rules<S> {
+    /// Candidates tried around an active point before it retires (`k`, at least 1).
+    pub(crate) attempts: u32,
+    /// The shell draw.
+    pub(crate) shell: S,
+}
+
+/// What one step did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A candidate was stored and is active.
+    Added,
+    /// The chosen point retired.
+    Retired,
+    /// The chosen point was gone and left the front.
+    Gone,
+}
+
+/// One step around a uniformly chosen active point (there must be one). `count` grows by the
+/// candidates drawn. An error leaves the chosen point active and stores nothing.
+#[inline(always)]
+pub(crate) fn step<const D: usize, S, H, R>(
+    space: &mut S,
+    active: &mut Vec<S::Id>,
+    rules: &Rules<H>,
+    count: &mut u64,
+    rng: &mut R,
+) -> Result<Step, S::Error>
+where
+    S: Space<D>,
+    H: ShellDraw<D>,
+    R: Rng + ?Sized,
+{
+    let slot = uniform_index(rng, active.len());
+    let id = active[slot];
+    let Some((centre, r)) = space.get(id) else {
+        active.swap_remove(slot);
+        return Ok(Step::Gone);
+    };
+    let around = space.around(&centre);
+    let k = rules.attempts;
+    let mut outside = false;
+    let mut next = rules.shell.draw(&centre, r, rng);
+    for attempt in 1..=k {
+        *count += 1;
+        let candidate = next;
+        // Drawn ahead (before this candidate is tested) or after it, as the shell says; the
+        // draws never depend on the tests, so the distribution is the same either way.
+        if H::AHEAD && attempt < k {
+            next = rules.shell.draw(&centre, r, rng);
+        }
+        match space.test(&around, &candidate)? {
+            Verdict::Accept(p, radius) => {
+                active.push(space.store(p, radius));
+                return Ok(Step::Added);
+            }
+            Verdict::Outside => outside = true,
+            Verdict::Reject => {}
+        }
+        if !H::AHEAD && attempt < k {
+            next = rules.shell.draw(&centre, r, rng);
+        }
+    }
+    active.swap_remove(slot);
+    space.retire(id, outside);
+    Ok(Step::Retired)
+}
+
+/// Steps until the space holds `limit` points (`Ok(false)`) or no point is active
+/// (`Ok(true)`: the front died). `count` grows by the candidates drawn.
+#[inline]
+pub(crate) fn grow<const D: usize, S, H, R>(
+    space: &mut S,
+    active: &mut Vec<S::Id>,
+    rules: &Rules<H>,
+    limit: usize,
+    count: &mut u64,
+    rng: &mut R,
+) -> Result<bool, S::Error>
+where
+    S: Space<D>,
+    H: ShellDraw<D>,
+    R: Rng + ?Sized,
+{
+    // Counted in a local, so that it stays in a register.
+    let mut drawn = *count;
+    let mut outcome = Ok(false);
+    while space.len() < limit {
+        if active.is_empty() {
+            outcome = Ok(true);
+            break;
+        }
+        if let Err(error) = step(space, active, rules, &mut drawn, rng) {
+            outcome = Err(error);
+            break;
+        }
+    }
+    *count = drawn;
+    outcome
+}
+
+/// Up to `tries` darts from `draw`; the first the space accepts as a seed is stored and
+/// active (`Ok(true)`). Each dart counts one in `count`. `accept` tests a dart: `Some(radius)`
+/// to store it.
+pub(crate) fn seed_by_darts<const D: usize, S, R, E>(
+    space: &mut S,
+    active: &mut Vec<S::Id>,
+    tries: usize,
+    count: &mut u64,
+    rng: &mut R,
+    mut draw: impl FnMut(&mut R) -> Point<D>,
+    accept: impl Fn(&S, &Point<D>) -> Result<Option<f64>, E>,
+) -> Result<bool, E>
+where
+    S: Space<D>,
+    R: Rng + ?Sized,
+{
+    for _ in 0..tries {
+        let dart = draw(rng);
+        *count += 1;
+        if let Some(radius) = accept(space, &dart)? {
+            active.push(space.store(dart, radius));
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
