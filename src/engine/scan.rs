@@ -290,7 +290,7 @@ impl<const D: usize> Scan<D> {
                 return Some(dart);
             }
         }
-        if !(cell.uncovered || !covered(&cell.witness)) {
+        if !cell.uncovered && covered(&cell.witness) {
             self.current = None;
             return None;
         }
