@@ -57,8 +57,8 @@ struct ReadmeDoctests;
 
 pub mod chunked;
 pub mod defaults;
-pub(crate) mod engine;
 pub mod domain;
+pub(crate) mod engine;
 pub mod error;
 pub mod field;
 pub mod grid;

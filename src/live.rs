@@ -39,24 +39,23 @@
 //! # Ok::<(), poisson_nd::Error>(())
 //! ```
 
-mod grid;
 mod snapshot;
 
 pub use snapshot::Snapshot;
 
 use crate::defaults;
 use crate::domain::Domain;
-use crate::error::Error;
-use crate::field::{FieldSetup, PairRule, RadiusField, resolve_field};
-use crate::point::Point;
 use crate::engine::front::{self, Rules, Space, Verdict};
 use crate::engine::scan::{Scan, ScanRules};
 use crate::engine::shell::FineShell;
+use crate::error::Error;
+use crate::field::{FieldSetup, PairRule, RadiusField, resolve_field};
+use crate::point::Point;
 use crate::region::{BoxClass, Region, WholeDomain};
-use std::cell::RefCell;
 use crate::sampler::StopReason;
-use grid::{CellGrid, Member};
+use crate::grid::slots::{Member, Slots};
 use rand::Rng;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -197,7 +196,7 @@ pub struct PoissonSet<const D: usize> {
     attempts: u32,
     max_points: usize,
     entries: BTreeMap<u64, Entry<D>>,
-    grid: CellGrid<D>,
+    grid: Slots<D>,
     /// Active ids, in the order the fill draws them from; may hold ids of removed points
     /// (skipped, and dropped at the next fill or compaction).
     active: Vec<u64>,
@@ -369,7 +368,7 @@ impl<const D: usize> PoissonSet<D> {
                 });
             }
         }
-        let grid = CellGrid::new(&domain, length)?;
+        let grid = Slots::new(&domain, length)?;
         Ok(PoissonSet {
             domain,
             radius,

@@ -13,18 +13,18 @@
 
 use super::cells::{CellKey, CellShape, Cells, stratum};
 use crate::domain::Domain;
-use crate::grid::{CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, HashedHeads};
-use crate::point::Point;
-use crate::region::Region;
 use crate::engine::front::{self, Space};
 use crate::engine::scan::{Scan, ScanRules};
 use crate::engine::space::DiskSpace;
+use crate::grid::{CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, HashedHeads};
+use crate::point::Point;
+use crate::region::Region;
 use crate::region::shape::ShellRegion;
 use crate::rng::{rng_from_seed, uniform01};
 use crate::sampler::Sampler;
 use crate::samplers::Bridson;
-use std::convert::Infallible;
 use rand::Rng;
+use std::convert::Infallible;
 use std::sync::Arc;
 
 /// How far, in radii, a chunk interior's run reaches past the cell's walls.

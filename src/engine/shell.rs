@@ -67,17 +67,15 @@ impl<const D: usize, const AHEAD: bool, const PER_ROUND: usize, const FINE: bool
         if D <= 4 && by_volume {
             // Uniform in the shell, by rejection from the cube [-2r, 2r)^D (in units of 2r):
             // accepts 59% in 2D, 29% in 4D, no transcendental functions.
-            let (v, _) = cube_rejection::<D, PER_ROUND, FINE, R>(rng, |norm2| {
-                (0.25..1.0).contains(&norm2)
-            });
+            let (v, _) =
+                cube_rejection::<D, PER_ROUND, FINE, R>(rng, |norm2| (0.25..1.0).contains(&norm2));
             return std::array::from_fn(|i| centre[i] + 2.0 * r * v[i]);
         }
         // A direction `v / |v|`: uniform in the unit ball by rejection up to 4D, Gaussian
         // beyond (where the ball fills too little of the cube).
         let (v, norm2, u) = if D <= 4 {
-            let (v, norm2) = cube_rejection::<D, PER_ROUND, FINE, R>(rng, |norm2| {
-                norm2 > 0.0 && norm2 < 1.0
-            });
+            let (v, norm2) =
+                cube_rejection::<D, PER_ROUND, FINE, R>(rng, |norm2| norm2 > 0.0 && norm2 < 1.0);
             // For v uniform in the unit ball, |v|^D is uniform in [0, 1) and independent of
             // the direction: the same draw gives the distance.
             let u = match D {
@@ -91,11 +89,7 @@ impl<const D: usize, const AHEAD: bool, const PER_ROUND: usize, const FINE: bool
             let (v, norm2) = gaussian_direction::<D, R>(rng);
             (v, norm2, uniform01(rng))
         };
-        let length = if by_volume {
-            shell_length_by_volume::<D>(r, u)
-        } else {
-            r * (1.0 + u)
-        };
+        let length = if by_volume { shell_length_by_volume::<D>(r, u) } else { r * (1.0 + u) };
         let factor = length / norm2.sqrt();
         std::array::from_fn(|i| centre[i] + factor * v[i])
     }
@@ -171,7 +165,10 @@ mod tests {
                 let fine = FineShell { distance }.draw(&centre, r, &mut rng);
                 for p in [paired, single, fine] {
                     let d = crate::point::distance_squared(&p, &centre).sqrt();
-                    assert!((r * (1.0 - 1e-12)..=2.0 * r * (1.0 + 1e-12)).contains(&d), "{D}D: {d}");
+                    assert!(
+                        (r * (1.0 - 1e-12)..=2.0 * r * (1.0 + 1e-12)).contains(&d),
+                        "{D}D: {d}"
+                    );
                 }
             }
         }

@@ -77,7 +77,11 @@ impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space<D> for Disk
         let Some(p) = admitted(self.region, &self.domain, *inside, candidate) else {
             return Ok(Verdict::Outside);
         };
-        Ok(if self.grid.has_conflict(&p, ()) { Verdict::Reject } else { Verdict::Accept(p, self.radius) })
+        Ok(if self.grid.has_conflict(&p, ()) {
+            Verdict::Reject
+        } else {
+            Verdict::Accept(p, self.radius)
+        })
     }
 
     #[inline(always)]

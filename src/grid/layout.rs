@@ -16,18 +16,19 @@ pub(crate) struct GridLayout<const D: usize> {
     pub(super) side: [f64; D],
     /// Cells per unit length along each axis.
     pub(super) inverse_side: [f64; D],
-    /// Cells along each axis.
+    /// Cells along each axis: cell `c` holds the points whose offset from the origin lies in
+    /// `[c·side, (c + 1)·side)` (see [`cell_of`](Self::cell_of)).
     pub(super) cells: [u64; D],
-    /// The cell a rounded index of `cells[i]` stands for: cell 0 on a torus (the seam), the
-    /// last cell in a closed box (reached only if rounding misbehaves).
-    pub(super) seam: [u64; D],
     /// The key of cell (0, …, 0): empty cells are added on both sides of each axis of a
     /// closed domain, so that every neighbour offset stays inside the (virtual) index space
     /// without bounds checks.
     pub(super) key_base: u64,
+    /// Empty cells on each side of each axis of a closed box (none on a torus).
+    pub(super) padding: [u64; D],
     /// Strides of the linear cell key.
     pub(super) strides: [u64; D],
-    /// Neighbour offsets in cells, nearest first (periodic: one per distinct wrapped cell).
+    /// Neighbour offsets in cells, in the layout's [`Order`] (periodic: one per distinct
+    /// wrapped cell).
     pub(super) offsets: Vec<[i64; D]>,
     /// The same offsets as differences of linear keys (closed domains).
     pub(super) key_offsets: Vec<u64>,
@@ -85,48 +86,81 @@ impl<const D: usize> GridLayout<D> {
         let mut total_cells = 1.0f64;
         for i in 0..D {
             let count = (extent[i] / target_side).ceil().max(1.0);
+            total_cells *= count;
+            if count > (1u64 << 40) as f64 {
+                return Err(Error::GridTooLarge { cells: total_cells });
+            }
+            cells[i] = count as u64;
             if domain.is_periodic() {
                 // Equal cells that tile the torus exactly, each no larger than the target
                 // side, so that the gap argument holds across the seam too.
                 side[i] = extent[i] / count;
                 inverse_side[i] = count / extent[i];
-                cells[i] = count as u64;
             } else {
-                // The target side. Cells are centred on multiples of it (see `cell_of`), so
-                // the first and last cells are partial; they are never between two other
-                // cells, so the gaps the search relies on are all whole cells.
+                // The target side: the last cell reaches past the box's upper face.
                 side[i] = target_side;
                 inverse_side[i] = 1.0 / target_side;
-                cells[i] = count as u64 + 1;
-            }
-            total_cells *= cells[i] as f64;
-            if count > (1u64 << 40) as f64 {
-                return Err(Error::GridTooLarge { cells: total_cells });
             }
         }
-        let seam = std::array::from_fn(|i| if domain.is_periodic() { 0 } else { cells[i] - 1 });
+        let order = Order::NearestFirst;
+        let layout =
+            Self::with_cells(domain, side, inverse_side, cells, reach, order, dense_limit_bytes);
+        if layout.key_count == u64::MAX {
+            return Err(Error::GridTooLarge { cells: total_cells });
+        }
+        Ok(layout)
+    }
 
+    /// Lays out exactly `counts[i]` equal cells (each at least 1) tiling the box along axis
+    /// `i`, with the neighbour offsets that cover `reach` in [`Order::Walk`]: for queries whose cells are chosen
+    /// by the caller (maximal sampling's and sample elimination's buckets, at least as wide as
+    /// their reach; best candidate's nearest-neighbour cells, with a reach of 0). Always
+    /// dense.
+    ///
+    /// The caller bounds the cells: `Π (counts[i] + 2)` stays far below 2^64 (maximal sampling
+    /// and sample elimination cap their cells at 2^32, best candidate at its point count).
+    pub(crate) fn tiling(domain: &Domain<D>, counts: [u64; D], reach: f64) -> Self {
+        let extent = domain.extent();
+        let cells: [u64; D] = counts.map(|m| m.max(1));
+        let side = std::array::from_fn(|i| extent[i] / cells[i] as f64);
+        let inverse_side = std::array::from_fn(|i| cells[i] as f64 / extent[i]);
+        let layout =
+            Self::with_cells(domain, side, inverse_side, cells, reach, Order::Walk, usize::MAX);
+        debug_assert!(layout.key_count < u64::MAX, "too many cells for a tiling");
+        layout
+    }
+
+    /// The layout of `cells[i]` cells of side `side[i]` along each axis. A key space too
+    /// large for 64 bits saturates its key count at `u64::MAX` (which [`new`](Self::new)
+    /// refuses).
+    fn with_cells(
+        domain: &Domain<D>,
+        side: [f64; D],
+        inverse_side: [f64; D],
+        cells: [u64; D],
+        reach: f64,
+        order: Order,
+        dense_limit_bytes: usize,
+    ) -> Self {
         let offsets = if reach > 0.0 {
-            neighbour_offsets(&side, reach, domain.is_periodic().then_some(&cells))
+            neighbour_offsets(&side, reach, domain.is_periodic().then_some(&cells), order)
         } else {
             Vec::new()
         };
 
-        let mut padding = [0u64; D];
-        if !domain.is_periodic() {
-            for o in &offsets {
-                for i in 0..D {
-                    padding[i] = padding[i].max(o[i].unsigned_abs());
-                }
+        let mut axis_reach = [0u64; D];
+        for o in &offsets {
+            for i in 0..D {
+                axis_reach[i] = axis_reach[i].max(o[i].unsigned_abs());
             }
         }
+        // Closed: as many empty cells on each side as the offsets reach.
+        let padding = if domain.is_periodic() { [0; D] } else { axis_reach };
         let mut strides = [0u64; D];
         let mut key_count: u64 = 1;
         for i in (0..D).rev() {
             strides[i] = key_count;
-            key_count = (cells[i] + 2 * padding[i])
-                .checked_mul(key_count)
-                .ok_or(Error::GridTooLarge { cells: total_cells })?;
+            key_count = (cells[i] + 2 * padding[i]).saturating_mul(key_count);
         }
         let key_base = (0..D).map(|i| padding[i] * strides[i]).sum();
         let key_offsets = offsets.iter().map(|o| key_offset(o, &strides)).collect();
@@ -147,13 +181,13 @@ impl<const D: usize> GridLayout<D> {
             .checked_mul(std::mem::size_of::<u32>() as u64)
             .is_some_and(|bytes| bytes <= dense_limit_bytes as u64);
 
-        Ok(GridLayout {
+        GridLayout {
             domain: *domain,
             side,
             inverse_side,
             cells,
-            seam,
             key_base,
+            padding,
             strides,
             offsets,
             key_offsets,
@@ -164,48 +198,12 @@ impl<const D: usize> GridLayout<D> {
             last_gaps,
             dense,
             key_count,
-        })
+        }
     }
 
-    /// Lays out exactly `counts[i]` cells along axis `i` (each at least 1) over the whole box,
-    /// with no neighbour offsets: for queries that walk the cells themselves (best
-    /// candidate's nearest-neighbour search). On a torus the cells are equal (side L/m, cell
-    /// 0 across the seam); in a closed box the side is L/(m − ½), so that the rounded cells
-    /// (see `cell_of`) are a half cell at the origin and m − 1 whole ones. Always dense.
-    pub(crate) fn tiling(domain: &Domain<D>, counts: [u64; D]) -> Self {
-        let extent = domain.extent();
-        let periodic = domain.is_periodic();
-        let cells: [u64; D] = counts.map(|m| m.max(1));
-        let side: [f64; D] = std::array::from_fn(|i| {
-            let m = cells[i] as f64;
-            if periodic { extent[i] / m } else { extent[i] / (m - 0.5) }
-        });
-        let inverse_side = std::array::from_fn(|i| 1.0 / side[i]);
-        let mut strides = [0u64; D];
-        let mut key_count: u64 = 1;
-        for i in (0..D).rev() {
-            strides[i] = key_count;
-            key_count = key_count.saturating_mul(cells[i]);
-        }
-        GridLayout {
-            domain: *domain,
-            side,
-            inverse_side,
-            cells,
-            // Past the last cell only by rounding: the last cell (closed), cell 0 (torus).
-            seam: std::array::from_fn(|i| if periodic { 0 } else { cells[i] - 1 }),
-            key_base: 0,
-            strides,
-            offsets: Vec::new(),
-            key_offsets: Vec::new(),
-            rows: Vec::new(),
-            warm_offsets: Vec::new(),
-            offset_gaps: Vec::new(),
-            row_gaps: Vec::new(),
-            last_gaps: Vec::new(),
-            dense: true,
-            key_count,
-        }
+    /// The domain the cells cover.
+    pub(crate) fn domain(&self) -> &Domain<D> {
+        &self.domain
     }
 
     /// Number of neighbour cells searched per query.
@@ -225,20 +223,23 @@ impl<const D: usize> GridLayout<D> {
 
     /// The cell of a point inside the domain.
     ///
-    /// Cell `c` along an axis holds the points whose offset from the origin, in cells,
-    /// rounds to `c`: the interval [c − ½, c + ½] (ends included or not by the ties-to-even
-    /// rule, the same for every call). Rounding to nearest is one addition, where the floor
-    /// would be a saturating float-to-integer conversion and two clamps.
+    /// Cell `c` along an axis holds the points whose offset from the origin, in cells, has
+    /// the integer part `c`: the interval `[c, c + 1)`. The offset is computed in floating
+    /// point, so a point within rounding of a face may land in the cell on the other side
+    /// (the neighbour offsets allow for it, see [`neighbour_offsets`]); past the last cell (a
+    /// point a hair below the upper face of a torus) it is the last cell.
     #[inline]
     pub(super) fn cell_of(&self, p: &Point<D>) -> [u64; D] {
-        // For 0 ≤ t < 2^51, t + 2^52 is the integer nearest t, plus 2^52, and the low bits of
-        // its representation are that integer.
-        const ROUND: f64 = (1u64 << 52) as f64;
         let origin = self.domain.origin();
         std::array::from_fn(|i| {
+            // The integer part of t ≥ 0 is t − ½ rounded to the nearest integer, which the
+            // addition of 1.5·2^52 leaves in the low bits of the sum (two additions, where
+            // a saturating conversion to an integer costs several compares). At an exact odd
+            // integer the tie rounds down: a point on a face may belong to either cell.
+            const ROUND: f64 = (3u64 << 51) as f64;
             let t = (p[i] - origin[i]) * self.inverse_side[i];
-            let c = (t + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
-            if c < self.cells[i] { c } else { self.seam[i] }
+            let c = ((t - 0.5) + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
+            c.min(self.cells[i] - 1)
         })
     }
 
@@ -246,6 +247,207 @@ impl<const D: usize> GridLayout<D> {
     #[inline]
     pub(super) fn key_of(&self, cell: &[u64; D]) -> u64 {
         (0..D).fold(self.key_base, |key, i| key + cell[i] * self.strides[i])
+    }
+
+    /// The cell of a key (a key of the box's cells, not of the padding around a closed box).
+    pub(crate) fn cell_of_key(&self, key: u64) -> [u64; D] {
+        let mut rest = key;
+        std::array::from_fn(|i| {
+            let padded = rest / self.strides[i];
+            rest %= self.strides[i];
+            padded - self.padding[i]
+        })
+    }
+
+    /// The key of the cell of a point inside the domain.
+    #[inline]
+    pub(crate) fn key_near(&self, p: &Point<D>) -> u64 {
+        self.key_of(&self.cell_of(p))
+    }
+
+    /// The keys of the neighbour cells of `cell`: the layout's offsets, in its [`Order`],
+    /// wrapped on a torus. The one walk every storage's neighbour query takes (a dense chained
+    /// grid also has a faster one of its own for the same cells, by rows of its occupancy
+    /// bitmap; a layout whose cells are at least as wide as its reach has [`Block`]).
+    #[inline(always)]
+    pub(crate) fn any_key_around(
+        &self,
+        cell: &[u64; D],
+        mut visit: impl FnMut(u64) -> bool,
+    ) -> bool {
+        if !self.domain.is_periodic() {
+            // The padding keeps every offset inside the key space: no bounds to check.
+            let base = self.key_of(cell);
+            return self.key_offsets.iter().any(|&delta| visit(base.wrapping_add(delta)));
+        }
+        self.offsets.iter().any(|o| {
+            let mut key = 0;
+            for i in 0..D {
+                let n = self.cells[i] as i64;
+                key += (cell[i] as i64 + o[i]).rem_euclid(n) as u64 * self.strides[i];
+            }
+            visit(key)
+        })
+    }
+
+    /// The 3^D block of cells around `cell`, for a layout in [`Order::Walk`] whose cells are at
+    /// least as wide as its reach (its offsets are that block): the same cells as
+    /// [`any_key_around`](Self::any_key_around), in the same order, with each axis's cells
+    /// worked out once.
+    #[inline(always)]
+    pub(crate) fn block_around(&self, cell: &[u64; D]) -> Block<D> {
+        debug_assert!(self.offsets.len() <= 3usize.pow(D as u32));
+        let periodic = self.domain.is_periodic();
+        let mut along = [[0u64; 3]; D];
+        let mut lens = [3u8; D];
+        for i in 0..D {
+            let (c, n, stride) = (cell[i], self.cells[i], self.strides[i]);
+            if periodic {
+                // The cell, the one below and the one above, each distinct one once.
+                along[i] =
+                    [c, if c > 0 { c - 1 } else { n - 1 }, if c + 1 < n { c + 1 } else { 0 }]
+                        .map(|c| c * stride);
+                lens[i] = n.min(3) as u8;
+            } else {
+                // Past the box's faces the padding's empty cells.
+                along[i] = [c, c.wrapping_sub(1), c + 1].map(|c| c.wrapping_mul(stride));
+            }
+        }
+        let base = if periodic { 0 } else { self.key_base };
+        Block { base, along, lens }
+    }
+    /// Calls `visit` with the key of every cell that may hold a point within `reach` of `p`
+    /// (a hair more, for rounding), for a reach the neighbour offsets were not made for,
+    /// until it returns true; returns `Some` of whether it did. `None` (nothing visited) when
+    /// the walk would pass `max_cells` cells or 64 along an axis: the caller then looks at
+    /// every point instead, which is cheaper. In a closed box `p` may lie anywhere; on a torus
+    /// it must lie in the box.
+    ///
+    /// Per axis, the cells whose slab comes within `reach` of `p`; of their product, those
+    /// whose lower bound on the distance to `p` (the root of the sum of squared per-axis gaps,
+    /// a hair less) exceeds `reach` are skipped. On a torus an axis whose range spans all its
+    /// cells is walked once, with no bound.
+    pub(crate) fn any_key_within(
+        &self,
+        p: &Point<D>,
+        reach: f64,
+        max_cells: f64,
+        mut visit: impl FnMut(u64) -> bool,
+    ) -> Option<bool> {
+        // Slack, in cells, added to each side of the range and taken from each cell's bound:
+        // covers the rounding of `(x − origin)/side`.
+        const SLACK: f64 = 1e-9;
+        const MAX_AXIS_CELLS: f64 = 64.0;
+        let periodic = self.domain.is_periodic();
+        let origin = self.domain.origin();
+        let mut first = [0i64; D];
+        let mut last = [0i64; D];
+        let mut at = [0.0f64; D];
+        let mut whole = [false; D];
+        let mut walk = 1.0f64;
+        for i in 0..D {
+            let n = self.cells[i] as f64;
+            let t = (p[i] - origin[i]) * self.inverse_side[i];
+            let span = reach * self.inverse_side[i];
+            let slack = SLACK * (1.0 + n + t.abs() + span);
+            let (mut lo, mut hi) = ((t - span - slack).floor(), (t + span + slack).floor());
+            if !(lo.is_finite() && hi.is_finite()) {
+                return None;
+            }
+            if periodic {
+                if hi - lo + 1.0 >= n {
+                    whole[i] = true;
+                    lo = 0.0;
+                    hi = n - 1.0;
+                }
+            } else {
+                lo = lo.max(0.0);
+                hi = hi.min(n - 1.0);
+                if lo > hi {
+                    return Some(false);
+                }
+            }
+            if hi - lo + 1.0 > MAX_AXIS_CELLS {
+                return None;
+            }
+            first[i] = lo as i64;
+            last[i] = hi as i64;
+            at[i] = t;
+            walk *= hi - lo + 1.0;
+        }
+        if walk > max_cells {
+            return None;
+        }
+        let reach_squared = reach * reach;
+        let mut cell = first;
+        loop {
+            let mut key = self.key_base;
+            let mut bound = 0.0;
+            for i in 0..D {
+                let j = cell[i];
+                let n = self.cells[i] as i64;
+                key += j.rem_euclid(n) as u64 * self.strides[i];
+                if !whole[i] {
+                    let gap = (j as f64 - at[i]).max(at[i] - (j + 1) as f64);
+                    let gap = (gap - SLACK * (1.0 + n as f64 + at[i].abs())).max(0.0);
+                    let gap = gap * self.side[i];
+                    bound += gap * gap;
+                }
+            }
+            if bound <= reach_squared && visit(key) {
+                return Some(true);
+            }
+            let mut i = 0;
+            loop {
+                if i == D {
+                    return Some(false);
+                }
+                cell[i] += 1;
+                if cell[i] <= last[i] {
+                    break;
+                }
+                cell[i] = first[i];
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The 3^D block of cells around a cell ([`GridLayout::block_around`]): per axis the key
+/// contributions of the cell, the one below and the one above (how many are distinct).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Block<const D: usize> {
+    base: u64,
+    along: [[u64; 3]; D],
+    lens: [u8; D],
+}
+
+impl<const D: usize> Block<D> {
+    /// Calls `visit` with the key of every cell of the block, in walk order (axis 0 most
+    /// significant; along each axis the cell, the one below, the one above), until it returns
+    /// true; returns whether it did.
+    #[inline(always)]
+    pub(crate) fn any(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let mut at = [0usize; D];
+        loop {
+            let key = (0..D).fold(self.base, |key, i| key.wrapping_add(self.along[i][at[i]]));
+            if visit(key) {
+                return true;
+            }
+            // Next combination, last axis fastest.
+            let mut i = D;
+            loop {
+                if i == 0 {
+                    return false;
+                }
+                i -= 1;
+                at[i] += 1;
+                if at[i] < self.lens[i] as usize {
+                    break;
+                }
+                at[i] = 0;
+            }
+        }
     }
 }
 
@@ -378,8 +580,22 @@ fn warm_runs<const D: usize>(side: &[f64; D], radius: f64) -> Vec<[i64; D]> {
     prefixes
 }
 
+/// In what order a query meets the neighbour cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// Nearest first: by the lower bound `B(d)` below, then by the distance between the
+    /// cells' centres (a conflict, when there is one, is found soonest).
+    NearestFirst,
+    /// By `B(d)`, then in *walk order*: axis 0 most significant, and along each axis the
+    /// offsets 0, −1, +1, −2, +2, …, so that the 3^D block of cells at least as wide as the
+    /// reach is walked centre first, then below, then above, along each axis in turn: the
+    /// order in which maximal sampling meets close points and sample elimination sums its
+    /// weights, which their value pins rest on.
+    Walk,
+}
+
 /// The neighbour offsets, in cells, that can hold a point closer than `radius` (a rule's
-/// reach) to a point of the centre cell, nearest first.
+/// reach) to a point of the centre cell, in `order`.
 ///
 /// Along an axis, points of cells `d` apart are at least `(|d| − 1)·side` apart (0 for
 /// adjacent cells), so an offset is needed exactly when `Σ ((|d_i| − 1)⁺ · side_i)² < r²`.
@@ -391,6 +607,7 @@ pub(crate) fn neighbour_offsets<const D: usize>(
     side: &[f64; D],
     radius: f64,
     wrap_cells: Option<&[u64; D]>,
+    order: Order,
 ) -> Vec<[i64; D]> {
     let reach: [i64; D] = std::array::from_fn(|i| (radius / side[i]).ceil() as i64);
     let gap = |d: i64, i: usize| (d.abs() - 1).max(0) as f64 * side[i];
@@ -414,7 +631,10 @@ pub(crate) fn neighbour_offsets<const D: usize>(
             }
         }
     }
-    sort_nearest_first(&mut offsets, side);
+    match order {
+        Order::NearestFirst => sort_nearest_first(&mut offsets, side),
+        Order::Walk => sort_by_gap_then_walk(&mut offsets, side),
+    }
     if let Some(cells) = wrap_cells {
         let mut seen = std::collections::HashSet::new();
         offsets.retain(|o| {
@@ -423,6 +643,18 @@ pub(crate) fn neighbour_offsets<const D: usize>(
         });
     }
     offsets
+}
+
+/// Sorts cell offsets by their lower bound `B(d)`, then in walk order (see
+/// [`neighbour_offsets`]).
+fn sort_by_gap_then_walk<const D: usize>(offsets: &mut [[i64; D]], side: &[f64; D]) {
+    // Along one axis: 0, −1, +1, −2, +2, …
+    let walk = |d: i64| 2 * d.unsigned_abs() - u64::from(d < 0);
+    offsets.sort_by(|a, b| {
+        gap_squared(a, side)
+            .total_cmp(&gap_squared(b, side))
+            .then_with(|| a.map(walk).cmp(&b.map(walk)))
+    });
 }
 
 /// Sorts cell offsets nearest first: by the lower bound on the squared distance between points
@@ -472,7 +704,7 @@ mod tests {
     fn fine_neighbourhood_sizes_match_brute_force() {
         fn check<const D: usize>(expected: usize) {
             let side = 1.0 / (D as f64).sqrt();
-            let offsets = neighbour_offsets::<D>(&[side; D], 1.0, None);
+            let offsets = neighbour_offsets::<D>(&[side; D], 1.0, None, Order::NearestFirst);
             assert_eq!(offsets.len(), expected, "D = {D}");
             assert_eq!(offsets.len(), brute_force_count::<D>(), "D = {D}");
         }
@@ -487,7 +719,7 @@ mod tests {
     fn fine_neighbourhood_reaches_ceil_sqrt_d_cells() {
         fn reach<const D: usize>() -> i64 {
             let side = 1.0 / (D as f64).sqrt();
-            neighbour_offsets::<D>(&[side; D], 1.0, None)
+            neighbour_offsets::<D>(&[side; D], 1.0, None, Order::NearestFirst)
                 .iter()
                 .flat_map(|o| o.iter().map(|d| d.abs()).collect::<Vec<_>>())
                 .max()
@@ -533,7 +765,7 @@ mod tests {
     #[test]
     fn offsets_are_sorted_nearest_first_and_start_at_the_centre() {
         let side = 1.0 / 3f64.sqrt();
-        let offsets = neighbour_offsets::<3>(&[side; 3], 1.0, None);
+        let offsets = neighbour_offsets::<3>(&[side; 3], 1.0, None, Order::NearestFirst);
         assert_eq!(offsets[0], [0, 0, 0]);
         let bound = |o: &[i64; 3]| -> f64 {
             o.iter().map(|d| ((d.abs() - 1).max(0) as f64 * side).powi(2)).sum()
@@ -575,7 +807,7 @@ mod tests {
 
     #[test]
     fn periodic_offsets_visit_each_cell_once() {
-        let offsets = neighbour_offsets::<2>(&[0.5; 2], 1.0, Some(&[2, 2]));
+        let offsets = neighbour_offsets::<2>(&[0.5; 2], 1.0, Some(&[2, 2]), Order::NearestFirst);
         assert_eq!(offsets.len(), 4);
     }
 }

@@ -14,12 +14,18 @@
 //! The correctness argument for the neighbourhood is in docs/algorithms.md.
 
 pub(crate) mod conflict;
+pub(crate) mod inline;
 pub(crate) mod layout;
 pub(crate) mod nearest;
+pub(crate) mod slots;
+pub(crate) mod sorted;
 pub(crate) mod storage;
 
 pub(crate) use conflict::{ConflictRule, ConstantRadius, FieldRule};
+pub(crate) use inline::InlineCells;
 pub(crate) use layout::GridLayout;
+pub use sorted::closest_pair_within;
+pub(crate) use sorted::SortedCells;
 pub(crate) use storage::{CellHeads, DenseHeads, Grid, HashedHeads};
 
 use crate::error::Error;

@@ -3,7 +3,7 @@
 //!
 //! The grid is laid out by [`GridLayout::tiling`]: no neighbour offsets, cells of about
 //! 2^(D/2) points, relaid as the set grows. Cells follow the grid's one convention (cell `c`
-//! covers `[(c − ½)·s, (c + ½)·s]` from the origin; see `GridLayout::cell_of`).
+//! covers `[c·s, (c + 1)·s)` from the origin; see `GridLayout::cell_of`).
 
 use super::conflict::NeverConflicts;
 use super::layout::GridLayout;
@@ -50,16 +50,11 @@ impl<const D: usize> Grid<D, DenseHeads, NeverConflicts> {
             (query.low[i], query.high[i]) =
                 if periodic { (-((n - 1) / 2), n / 2) } else { (-c, n - 1 - c) };
             last_ring = last_ring.max(-query.low[i]).max(query.high[i]);
-            // Where `p` lies relative to its cell's centre; on a torus cell 0 spans the seam,
-            // and a point just below the upper face is just below its centre.
-            let mut relative = p[i] - origin[i] - centre[i] as f64 * layout.side[i];
-            if periodic && relative > 0.5 * extent[i] {
-                relative -= extent[i];
-            }
+            // Where `p` lies in its cell, from the cell's lower face.
+            let relative = p[i] - origin[i] - centre[i] as f64 * layout.side[i];
             let slack = 1e-12 * (origin[i].abs() + extent[i]);
-            let half = 0.5 * layout.side[i];
-            let below = relative + half - slack;
-            let above = half - relative - slack;
+            let below = relative - slack;
+            let above = layout.side[i] - relative - slack;
             // On a torus a far cell may be nearer the other way round: use the nearer face.
             (query.gap_below[i], query.gap_above[i]) =
                 if periodic { (below.min(above), below.min(above)) } else { (below, above) };

@@ -273,12 +273,7 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         let cell = layout.cell_of(p);
         if layout.domain.is_periodic() {
             let toroidal = |a: &Point<D>, b: &Point<D>| layout.domain.distance_squared(a, b);
-            layout.offsets.iter().any(|offset| {
-                let mut key = 0;
-                for i in 0..D {
-                    let n = layout.cells[i] as i64;
-                    key += (cell[i] as i64 + offset[i]).rem_euclid(n) as u64 * layout.strides[i];
-                }
+            layout.any_key_around(&cell, |key| {
                 let head = self.heads.head(key);
                 head != NONE && self.chain_conflicts(head, p, spacing, toroidal)
             })
@@ -460,7 +455,7 @@ mod tests {
         let layout = GridLayout::for_rule(&domain, &rule, GridResolution::Fine, usize::MAX);
         let layout = Arc::new(layout.unwrap());
         let mut grid = Grid::<5, DenseHeads, _>::new(layout.clone(), rule, 2);
-        let p = [10.45 * side, 0.5, 0.5, 0.5, 0.5];
+        let p = [10.95 * side, 0.5, 0.5, 0.5, 0.5];
         let q = [p[0] + 0.95 * r, 0.5, 0.5, 0.5, 0.5];
         assert_eq!(layout.cell_of(&q)[0] - layout.cell_of(&p)[0], 3);
         grid.insert(p, ());

@@ -234,7 +234,7 @@ fn nearest_grid<const D: usize>(
     let per_cell = 2f64.powf(D as f64 / 2.0);
     let cells = ((points.len().max(1) as f64 / per_cell) as usize).max(1);
     let counts = cubic_cells(domain.extent(), cells).0.map(|m| m as u64);
-    let layout = Arc::new(GridLayout::tiling(domain, counts));
+    let layout = Arc::new(GridLayout::tiling(domain, counts, 0.0));
     let mut grid = NearestGrid::new(layout, NeverConflicts, capacity.max(points.len()));
     for p in points {
         grid.insert(p, ());

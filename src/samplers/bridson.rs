@@ -6,6 +6,11 @@
 
 use crate::defaults;
 use crate::domain::Domain;
+use crate::engine::front::{self, Rules, Step};
+use crate::engine::scan::Scan;
+pub use crate::engine::shell::CandidateDistance;
+use crate::engine::shell::PairedShell;
+use crate::engine::space::{DiskSpace, FieldSpace};
 use crate::error::Error;
 use crate::field::{FieldSetup, PairRule, RadiusField, field_layout, resolve_field};
 use crate::grid::{
@@ -14,11 +19,6 @@ use crate::grid::{
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
-use crate::engine::front::{self, Rules, Step};
-use crate::engine::scan::Scan;
-pub use crate::engine::shell::CandidateDistance;
-use crate::engine::shell::PairedShell;
-use crate::engine::space::{DiskSpace, FieldSpace};
 use crate::region::shape::{SamplerRegion, Shape, ShellRegion};
 use crate::region::{Region, WholeDomain};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
@@ -434,7 +434,11 @@ impl<const D: usize> Bridson<D> {
             rng,
             |rng| sampling.uniform_point(rng),
             |space, dart| {
-                if space.region.contains_box_point(dart) { space.seed_radius(dart) } else { Ok(None) }
+                if space.region.contains_box_point(dart) {
+                    space.seed_radius(dart)
+                } else {
+                    Ok(None)
+                }
             },
         )
     }
@@ -990,4 +994,3 @@ impl<const D: usize> BridsonFill<D> {
         set
     }
 }
-

@@ -2,6 +2,7 @@
 
 use crate::defaults;
 use crate::domain::Domain;
+use crate::engine::scan::Scan;
 use crate::error::Error;
 use crate::field::{FieldSetup, PairRule, RadiusField, field_layout, resolve_field};
 use crate::grid::{
@@ -10,7 +11,6 @@ use crate::grid::{
 };
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
-use crate::engine::scan::Scan;
 use crate::region::shape::{SamplerRegion, Shape};
 use crate::region::{Region, WholeDomain};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};

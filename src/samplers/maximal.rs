@@ -1,12 +1,14 @@
 //! Maximal Poisson-disk sampling: random sequential adsorption run to saturation, with the
 //! active-cell bookkeeping of Ebeida et al. that tells when no room is left.
 //!
-//! The grids live in this file rather than on the shared grid (`crate::grid`); docs/design.md
-//! ("Maximal keeps its own grids") says why.
+//! Points are looked up in the crate's grid (`crate::grid`), in cells at least r wide that
+//! hold their first point inline; the active cells that say where room may be left are this
+//! file's own bookkeeping.
 
 use crate::defaults::MAX_POINTS;
 use crate::domain::Domain;
 use crate::error::Error;
+use crate::grid::{GridLayout, InlineCells};
 use crate::packing::{check_radius, max_points_estimate};
 use crate::point::Point;
 use crate::region::shape::SamplerRegion;
@@ -14,6 +16,7 @@ use crate::region::{BoxClass, Region, WholeDomain};
 use crate::rng::{uniform_index, uniform01};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use rand::Rng;
+use std::sync::Arc;
 
 /// The highest dimension `Maximal` accepts. Halving the active cells chases thin uncovered
 /// slivers whose count grows steeply with D: a 6D run of a few dozen points takes about a
@@ -40,15 +43,12 @@ const BOX_DARTS_DOWN_TO: f64 = 0.3;
 /// which a random run does not do (docs/algorithms.md, "Maximal Poisson-disk sampling").
 const MAX_REFINEMENTS: u32 = 40;
 
-/// Buckets of the point lookup are at least this much wider than r, so that rounding in the
-/// bucket index can never put two points closer than r two buckets apart.
-const BUCKET_MARGIN: f64 = 1.0 + 1.0 / (1u64 << 20) as f64;
+/// Cells of the point lookup are at least this much wider than r, so that rounding in the
+/// cell index can never put two points closer than r two cells apart.
+const LOOKUP_MARGIN: f64 = 1.0 + 1.0 / (1u64 << 20) as f64;
 
-/// The largest number of level-0 cells (their indices are `u32`).
+/// The largest number of level-0 cells (their indices are `u32`), and of lookup cells.
 const MAX_CELLS: f64 = u32::MAX as f64;
-
-/// Marks "no point" in the lookup's bucket heads and chains.
-const NONE: u32 = u32::MAX;
 
 /// A maximal Poisson-disk sampler (Ebeida, Patney, Mitchell, Davidson, Knupp, Owens 2011,
 /// "Efficient maximal Poisson-disk sampling"; Ebeida, Mitchell, Patney, Davidson, Owens 2012,
@@ -196,17 +196,15 @@ impl<const D: usize> MaximalBuilder<D> {
     }
 }
 
-/// The two grids of a run: level-0 cells (side below r/√D) for the active list, and buckets
-/// (side at least r) for looking points up.
+/// The two grids of a run: level-0 cells (side below r/√D) for the active list, and the
+/// lookup (cells at least r wide, the 3^D around a point's holding every point closer than
+/// r) for finding points.
 #[derive(Debug, Clone)]
 struct Layout<const D: usize> {
     cells: [u64; D],
     cell_side: [f64; D],
     cell_count: u64,
-    buckets: [usize; D],
-    bucket_inverse: [f64; D],
-    bucket_strides: [usize; D],
-    bucket_count: usize,
+    lookup: Arc<GridLayout<D>>,
 }
 
 impl<const D: usize> Layout<D> {
@@ -215,10 +213,9 @@ impl<const D: usize> Layout<D> {
         let sqrt_d = (D as f64).sqrt();
         let mut cells = [1u64; D];
         let mut cell_side = [0.0; D];
-        let mut buckets = [1usize; D];
-        let mut bucket_inverse = [0.0; D];
+        let mut lookup = [1u64; D];
         let mut total_cells = 1.0f64;
-        let mut total_buckets = 1.0f64;
+        let mut total_lookup = 1.0f64;
         for i in 0..D {
             // floor + 1, not ceil: the side is then strictly below r/√D, so a cell's diagonal
             // is strictly below r and its point covers all of it (open disks).
@@ -229,28 +226,18 @@ impl<const D: usize> Layout<D> {
             }
             cells[i] = count as u64;
             cell_side[i] = extent[i] / count;
-            let along = (extent[i] / (radius * BUCKET_MARGIN)).floor().max(1.0);
-            total_buckets *= along;
-            if total_buckets > MAX_CELLS {
-                return Err(Error::GridTooLarge { cells: total_buckets });
+            let along = (extent[i] / (radius * LOOKUP_MARGIN)).floor().max(1.0);
+            total_lookup *= along;
+            if total_lookup > MAX_CELLS {
+                return Err(Error::GridTooLarge { cells: total_lookup });
             }
-            buckets[i] = along as usize;
-            bucket_inverse[i] = along / extent[i];
-        }
-        let mut bucket_strides = [0usize; D];
-        let mut stride = 1usize;
-        for i in (0..D).rev() {
-            bucket_strides[i] = stride;
-            stride *= buckets[i];
+            lookup[i] = along as u64;
         }
         Ok(Layout {
             cells,
             cell_side,
             cell_count: total_cells as u64,
-            buckets,
-            bucket_inverse,
-            bucket_strides,
-            bucket_count: stride,
+            lookup: Arc::new(GridLayout::tiling(domain, lookup, radius)),
         })
     }
 }
@@ -369,24 +356,14 @@ enum Dart {
     Rejected,
 }
 
-/// A bucket of the point lookup: its first point inline (NaN coordinates when empty, which
-/// no distance test passes), and the chain of its further points.
-#[derive(Debug, Clone, Copy)]
-struct Bucket<const D: usize> {
-    first: Point<D>,
-    more: u32,
-}
-
-/// The state of one run: the points, and the same points bucketed for lookup.
+/// The state of one run: the points, and the same points in the lookup.
 struct Run<'a, const D: usize, G> {
     sampler: &'a Maximal<D>,
     /// Where points may go; `restricted` when it is smaller than the box.
     region: &'a G,
     restricted: bool,
     radius_squared: f64,
-    buckets: Vec<Bucket<D>>,
-    /// Points beyond a bucket's first, each with the link to the next one of its bucket.
-    overflow: Vec<(Point<D>, u32)>,
+    lookup: InlineCells<D>,
     points: Vec<Point<D>>,
     attempts: u64,
 }
@@ -396,36 +373,15 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let layout = &sampler.layout;
         let estimate = max_points_estimate(&sampler.grid_domain, sampler.radius) as usize;
         let capacity = target.min(estimate).min(1 << 24);
-        let empty = Bucket { first: [f64::NAN; D], more: NONE };
         Run {
             sampler,
             region,
             restricted,
             radius_squared: sampler.radius * sampler.radius,
-            buckets: if target == 0 { Vec::new() } else { vec![empty; layout.bucket_count] },
-            overflow: Vec::new(),
+            lookup: InlineCells::new(Arc::clone(&layout.lookup)),
             points: Vec::with_capacity(capacity),
             attempts: 0,
         }
-    }
-
-    /// Calls `visit` on every point of bucket `key` until it returns true.
-    #[inline(always)]
-    fn any_in_bucket(&self, key: usize, mut visit: impl FnMut(&Point<D>) -> bool) -> bool {
-        let bucket = &self.buckets[key];
-        // An empty bucket's NaN fails every test `visit` makes.
-        if visit(&bucket.first) {
-            return true;
-        }
-        let mut link = bucket.more;
-        while link != NONE {
-            let (q, next) = &self.overflow[link as usize];
-            if visit(q) {
-                return true;
-            }
-            link = *next;
-        }
-        false
     }
 
     /// Runs dart phases and refinements until `target` points or no active cell is left.
@@ -539,7 +495,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             }
             let dart = next;
             next = domain.uniform_point(rng);
-            std::hint::black_box(self.buckets[self.bucket_key(&next)].more);
+            std::hint::black_box(self.lookup.touch(&next));
             self.attempts += 1;
             let mut index = 0u64;
             let mut lo = [0.0; D];
@@ -694,17 +650,6 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         farthest < self.radius_squared
     }
 
-    /// The bucket of a point of the domain, per axis.
-    #[inline]
-    fn bucket_of(&self, p: &Point<D>) -> [usize; D] {
-        let layout = &self.sampler.layout;
-        let origin = self.sampler.grid_domain.origin();
-        std::array::from_fn(|i| {
-            let t = ((p[i] - origin[i]) * layout.bucket_inverse[i]).max(0.0);
-            (t as usize).min(layout.buckets[i] - 1)
-        })
-    }
-
     /// Tests a dart in the cell `[lo, lo + side]`: whether a point is closer than r to it
     /// (toroidally in a periodic box) and, if so, whether the first such point found covers
     /// the whole cell. (Looking on for a cover among the other close points retired more
@@ -739,79 +684,15 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         });
     }
 
-    /// Calls `visit` on the points of the buckets that can hold a point closer than r to `p`
-    /// (a point of the domain), until it returns true; returns whether it did. Buckets are at
-    /// least r wide, so those are the bucket of `p` and its neighbours along every axis.
+    /// Calls `visit` on the points of the lookup cells that can hold a point closer than r to
+    /// `p` (a point of the domain), until it returns true; returns whether it did.
     #[inline(always)]
-    fn any_near(&self, p: &Point<D>, mut visit: impl FnMut(&Point<D>) -> bool) -> bool {
-        let layout = &self.sampler.layout;
-        let periodic = self.sampler.grid_domain.is_periodic();
-        let centre = self.bucket_of(p);
-        // Up to three distinct buckets per axis, as key contributions.
-        let mut along = [[0usize; 3]; D];
-        let mut lens = [0usize; D];
-        for i in 0..D {
-            let m = layout.buckets[i];
-            let c = centre[i];
-            let mut list = [c; 3];
-            let mut len = 1;
-            if c > 0 {
-                list[len] = c - 1;
-                len += 1;
-            } else if periodic && m > 1 {
-                list[len] = m - 1;
-                len += 1;
-            }
-            if c + 1 < m {
-                list[len] = c + 1;
-                len += 1;
-            } else if periodic && m > 2 {
-                list[len] = 0;
-                len += 1;
-            }
-            for k in 0..len {
-                along[i][k] = list[k] * layout.bucket_strides[i];
-            }
-            lens[i] = len;
-        }
-        let mut at = [0usize; D];
-        loop {
-            let key: usize = (0..D).map(|i| along[i][at[i]]).sum();
-            if self.any_in_bucket(key, &mut visit) {
-                return true;
-            }
-            // Next combination, last axis fastest.
-            let mut i = D;
-            loop {
-                if i == 0 {
-                    return false;
-                }
-                i -= 1;
-                at[i] += 1;
-                if at[i] < lens[i] {
-                    break;
-                }
-                at[i] = 0;
-            }
-        }
-    }
-
-    #[inline]
-    fn bucket_key(&self, p: &Point<D>) -> usize {
-        let layout = &self.sampler.layout;
-        let bucket = self.bucket_of(p);
-        (0..D).map(|i| bucket[i] * layout.bucket_strides[i]).sum()
+    fn any_near(&self, p: &Point<D>, visit: impl FnMut(&Point<D>) -> bool) -> bool {
+        self.lookup.any_near(p, visit)
     }
 
     fn insert(&mut self, p: Point<D>) {
-        let key = self.bucket_key(&p);
-        let slot = &mut self.buckets[key];
-        if slot.first[0].is_nan() {
-            slot.first = p;
-        } else {
-            self.overflow.push((p, slot.more));
-            slot.more = (self.overflow.len() - 1) as u32;
-        }
+        self.lookup.insert(p);
         self.points.push(p);
     }
 }

@@ -4,7 +4,7 @@
 use crate::defaults::MAX_POINTS;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::check_grid_point_limit;
+use crate::grid::{GridLayout, SortedCells, check_grid_point_limit};
 use crate::packing::{densest_packing_fraction, unit_ball_volume};
 use crate::point::Point;
 use crate::region::Region;
@@ -276,21 +276,22 @@ impl<const D: usize> SampleElimination<D> {
         let d_max = 2.0 * self.r_max(volume, target);
         let ratio = target as f64 / set.len() as f64;
         let d_min = d_max * (1.0 - ratio.powf(GAMMA)) * BETA;
-        let grid = CellGrid::new(grid_box, points, set, d_max);
-        let m = grid.sorted.len();
+        let grid = neighbour_grid(grid_box, points, set, d_max);
+        let m = grid.points().len();
         let weight = |d2: f64| {
             let d = d2.sqrt().max(d_min);
             (1.0 - d / d_max).powi(ALPHA)
         };
         // One grid query per candidate, kept as a neighbour list with each edge's weight, so
         // an elimination walks its list instead of searching the grid again.
-        let edges = Edges::build(&grid, expected_neighbours::<D>(set.len(), target), &weight);
+        let per_candidate = expected_neighbours::<D>(set.len(), target);
+        let edges = Edges::build(&grid, d_max * d_max, per_candidate, &weight);
         let (alive, mut eliminated) = run_queue(&edges, target);
         // Mapped back only now: a look-up per pop would be one more cache miss in the loop.
         for k in &mut eliminated {
-            *k = grid.original[*k as usize];
+            *k = grid.original(*k as usize);
         }
-        let survivors = (0..m).filter(|&k| alive[k]).map(|k| grid.original[k]).collect();
+        let survivors = (0..m).filter(|&k| alive[k]).map(|k| grid.original(k)).collect();
         (survivors, eliminated)
     }
 }
@@ -314,12 +315,18 @@ struct Edges {
 }
 
 impl Edges {
+    /// The rows of every candidate of `grid`, neighbours being those closer than
+    /// `√reach_squared`.
     fn build<const D: usize>(
-        grid: &CellGrid<'_, D>,
+        grid: &SortedCells<D>,
+        reach_squared: f64,
         per_candidate: f64,
         weight: &impl Fn(f64) -> f64,
     ) -> Self {
-        let m = grid.sorted.len();
+        let points = grid.points();
+        let layout = grid.layout();
+        let domain = layout.domain();
+        let m = points.len();
         let reserve = (per_candidate * 1.05 * m as f64).ceil() as usize;
         let mut edges = Edges {
             start: Vec::with_capacity(m + 1),
@@ -333,27 +340,32 @@ impl Edges {
         // one; the vectors are kept longer than `len` and cut at the end.
         let mut len = 0;
         let mut runs = Vec::new();
-        for cell in 0..grid.start.len() - 1 {
-            let (first, end) = (grid.start[cell] as usize, grid.start[cell + 1] as usize);
-            if first == end {
-                continue;
-            }
-            grid.neighbour_runs(cell, &mut runs);
+        for (cell, run) in grid.occupied() {
+            // The runs of the cells around, in the layout's walk order (the order the weights
+            // are summed in).
+            runs.clear();
+            layout.block_around(&cell).any(|key| {
+                let run = grid.run(key);
+                runs.push((run.start, run.end));
+                false
+            });
             let room: usize = runs.iter().map(|&(from, to)| to - from).sum();
-            for k in first..end {
+            for k in run {
                 if edges.neighbour.len() < len + room {
                     let grown = (len + len / 2).max(len + room);
                     edges.neighbour.resize(grown, 0);
                     edges.weight.resize(grown, 0.0);
                 }
                 let row = len;
-                let p = grid.sorted[k];
+                let p = points[k];
+                // Local slices: the compiler then knows the writes cannot touch the points.
+                let (neighbour, tried) = (&mut edges.neighbour[..], &mut edges.weight[..]);
                 for &(from, to) in &runs {
-                    for j in from..to {
-                        let d2 = grid.domain.distance_squared(&p, &grid.sorted[j]);
-                        edges.neighbour[len] = j as u32;
-                        edges.weight[len] = d2;
-                        len += usize::from(d2 < grid.reach_squared && j != k);
+                    for (j, q) in (from..to).zip(&points[from..to]) {
+                        let d2 = domain.distance_squared(&p, q);
+                        neighbour[len] = j as u32;
+                        tried[len] = d2;
+                        len += usize::from(d2 < reach_squared && j != k);
                     }
                 }
                 let mut sum = 0.0;
@@ -390,116 +402,24 @@ fn run_queue(edges: &Edges, target: usize) -> (Vec<bool>, Vec<u32>) {
     (alive, eliminated)
 }
 
-/// Candidates bucketed in cells of side at least `reach`, stored sorted by cell.
-struct CellGrid<'a, const D: usize> {
-    domain: &'a Domain<D>,
-    reach_squared: f64,
-    /// Cells per axis, and the strides of the linear cell index.
-    cells: [usize; D],
-    strides: [usize; D],
-    /// Candidates in cell order, their original indices, and where each cell's run starts.
-    sorted: Vec<Point<D>>,
-    original: Vec<u32>,
-    start: Vec<u32>,
-}
-
-impl<'a, const D: usize> CellGrid<'a, D> {
-    fn new(domain: &'a Domain<D>, points: &[Point<D>], set: &[u32], reach: f64) -> Self {
-        let extent = domain.extent();
-        let mut cells = [1usize; D];
-        let mut inverse_side = [0.0; D];
-        // At most about as many cells as candidates, whatever the reach.
-        let mut budget = set.len().max(1) as f64;
-        for i in 0..D {
-            let along = (extent[i] / (reach * CELL_MARGIN)).floor().clamp(1.0, budget.max(1.0));
-            budget /= along;
-            cells[i] = along as usize;
-            inverse_side[i] = along / extent[i];
-        }
-        let mut strides = [0usize; D];
-        let mut total = 1usize;
-        for i in (0..D).rev() {
-            strides[i] = total;
-            total *= cells[i];
-        }
-        let origin = domain.origin();
-        let cell_of = |p: &Point<D>| -> usize {
-            (0..D)
-                .map(|i| {
-                    let t = ((p[i] - origin[i]) * inverse_side[i]).max(0.0);
-                    (t as usize).min(cells[i] - 1) * strides[i]
-                })
-                .sum()
-        };
-        // Counting sort by cell.
-        let keys: Vec<usize> = set.iter().map(|&i| cell_of(&points[i as usize])).collect();
-        let mut start = vec![0u32; total + 1];
-        for &key in &keys {
-            start[key + 1] += 1;
-        }
-        for c in 0..total {
-            start[c + 1] += start[c];
-        }
-        let mut fill = start.clone();
-        let mut original = vec![0u32; set.len()];
-        for (&i, &key) in set.iter().zip(&keys) {
-            let at = fill[key] as usize;
-            original[at] = i;
-            fill[key] += 1;
-        }
-        let sorted = original.iter().map(|&i| points[i as usize]).collect();
-        CellGrid { domain, reach_squared: reach * reach, cells, strides, sorted, original, start }
+/// The candidates `set` (indices into `points`) sorted by cells of side at least `reach` over
+/// `domain`, at most about as many cells as candidates: the cells around a candidate's hold
+/// every candidate closer than `reach`.
+fn neighbour_grid<const D: usize>(
+    domain: &Domain<D>,
+    points: &[Point<D>],
+    set: &[u32],
+    reach: f64,
+) -> SortedCells<D> {
+    let extent = domain.extent();
+    let mut counts = [1u64; D];
+    let mut budget = set.len().max(1) as f64;
+    for i in 0..D {
+        let along = (extent[i] / (reach * CELL_MARGIN)).floor().clamp(1.0, budget.max(1.0));
+        budget /= along;
+        counts[i] = along as u64;
     }
-
-    /// The index ranges of the cells around `cell` (itself and its neighbours, toroidally in
-    /// a periodic box), each cell once, into `runs`.
-    fn neighbour_runs(&self, cell: usize, runs: &mut Vec<(usize, usize)>) {
-        runs.clear();
-        let periodic = self.domain.is_periodic();
-        let mut rest = cell;
-        // Up to three distinct cells per axis, as index contributions.
-        let mut along = [[0usize; 3]; D];
-        let mut lens = [0usize; D];
-        for i in 0..D {
-            let c = rest / self.strides[i];
-            rest %= self.strides[i];
-            let m = self.cells[i];
-            let mut len = 0;
-            let mut push = |b: usize| {
-                along[i][len] = b * self.strides[i];
-                len += 1;
-            };
-            push(c);
-            if c > 0 {
-                push(c - 1);
-            } else if periodic && m > 1 {
-                push(m - 1);
-            }
-            if c + 1 < m {
-                push(c + 1);
-            } else if periodic && m > 2 {
-                push(0);
-            }
-            lens[i] = len;
-        }
-        let mut at = [0usize; D];
-        loop {
-            let key: usize = (0..D).map(|i| along[i][at[i]]).sum();
-            runs.push((self.start[key] as usize, self.start[key + 1] as usize));
-            let mut i = D;
-            loop {
-                if i == 0 {
-                    return;
-                }
-                i -= 1;
-                at[i] += 1;
-                if at[i] < lens[i] {
-                    break;
-                }
-                at[i] = 0;
-            }
-        }
-    }
+    SortedCells::new(GridLayout::tiling(domain, counts, reach), points, set)
 }
 
 /// Children of a tournament node: 8 entries of 16 bytes are two cache lines, and a tree of

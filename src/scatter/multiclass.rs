@@ -13,6 +13,9 @@
 
 use super::{BaseRadius, ClassPoints, Scatter, ScatterBuilder, ScatterPoints};
 use crate::domain::Domain;
+use crate::engine::front::{self, Rules, Space, Verdict};
+use crate::engine::scan::Scan;
+use crate::engine::shell::SingleShell;
 use crate::error::Error;
 use crate::field::PairRule;
 use crate::grid::conflict::{ConflictRule, PRUNE_SLACK, field_cell_length};
@@ -22,11 +25,8 @@ use crate::grid::{
 };
 use crate::packing::check_max_points;
 use crate::point::Point;
-use crate::engine::scan::Scan;
 use crate::region::shape::Shape;
 use crate::region::{BoxClass, Region};
-use crate::engine::front::{self, Rules, Space, Verdict};
-use crate::engine::shell::SingleShell;
 use crate::rng::{PortableRng, derive_seed, rng_from_seed};
 use std::cell::RefCell;
 use std::sync::Arc;

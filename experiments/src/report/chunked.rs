@@ -17,6 +17,7 @@ use crate::format::{exact as float, short, significant, with_error};
 use crate::metrics::relative_radius::relative_radius_from;
 use crate::metrics::{SpectrumAccumulator, SpectrumOptions, periodogram_at};
 use crate::plot::{self, Reference, Series, SpectrumChart, VerticalMarks};
+use poisson_nd::grid::closest_pair_within;
 use poisson_nd::{Bridson, ChunkedBridson, Domain, FillSampler, PointSet};
 use std::time::Instant;
 
@@ -382,85 +383,22 @@ fn measure_set(
 }
 
 /// The smallest distance between two of `points` in `domain` (minimum image on a torus), NaN
-/// below two points. The box is cut into a grid of cells at least `reach` wide and each point
-/// is measured against every point of its own and the neighbouring cells (wrapping around on
-/// a torus): that finds every pair closer than the narrowest cell, so a smallest distance
-/// below it is exact. When no pair is that close (or an axis has fewer than three cells, where
-/// neighbouring cells would repeat), every pair is measured.
+/// below two points: the library's grid finds every pair closer than `reach` exactly
+/// ([`closest_pair_within`]); when no pair is that close, every pair is measured.
 pub fn min_distance_grid(points: &[[f64; 2]], domain: &Domain<2>, reach: f64) -> f64 {
     if points.len() < 2 {
         return f64::NAN;
     }
-    let every_pair = || {
-        let mut smallest = f64::INFINITY;
-        for (i, p) in points.iter().enumerate() {
-            for q in &points[i + 1..] {
-                smallest = smallest.min(domain.distance_squared(p, q));
-            }
-        }
-        smallest.sqrt()
-    };
-    let (origin, extent) = (domain.origin(), domain.extent());
-    let cells: [usize; 2] =
-        std::array::from_fn(|a| if reach > 0.0 { (extent[a] / reach).floor() as usize } else { 0 });
-    if cells.iter().any(|&c| c < 3) {
-        return every_pair();
+    if let Some((_, _, distance)) = closest_pair_within(domain, points, reach) {
+        return distance;
     }
-    let cell_of = |p: &[f64; 2]| -> [usize; 2] {
-        std::array::from_fn(|a| {
-            let t = ((p[a] - origin[a]) / extent[a] * cells[a] as f64).floor();
-            t.clamp(0.0, (cells[a] - 1) as f64) as usize
-        })
-    };
-    // Points by cell (counting sort), cells row by row.
-    let index = |c: [usize; 2]| c[1] * cells[0] + c[0];
-    let mut starts = vec![0usize; cells[0] * cells[1] + 1];
-    for p in points {
-        starts[index(cell_of(p)) + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    let mut filled = starts.clone();
-    let mut order = vec![0usize; points.len()];
-    for (i, p) in points.iter().enumerate() {
-        let slot = &mut filled[index(cell_of(p))];
-        order[*slot] = i;
-        *slot += 1;
-    }
-    let periodic = domain.is_periodic();
     let mut smallest = f64::INFINITY;
     for (i, p) in points.iter().enumerate() {
-        let home = cell_of(p);
-        for dy in -1i64..=1 {
-            for dx in -1i64..=1 {
-                let mut neighbour = [0usize; 2];
-                let mut inside = true;
-                for (a, d) in [dx, dy].into_iter().enumerate() {
-                    let c = home[a] as i64 + d;
-                    let n = cells[a] as i64;
-                    if periodic {
-                        neighbour[a] = c.rem_euclid(n) as usize;
-                    } else if (0..n).contains(&c) {
-                        neighbour[a] = c as usize;
-                    } else {
-                        inside = false;
-                    }
-                }
-                if !inside {
-                    continue;
-                }
-                let cell = index(neighbour);
-                for &j in &order[starts[cell]..starts[cell + 1]] {
-                    if j != i {
-                        smallest = smallest.min(domain.distance_squared(p, &points[j]));
-                    }
-                }
-            }
+        for q in &points[i + 1..] {
+            smallest = smallest.min(domain.distance_squared(p, q));
         }
     }
-    let narrowest = (0..2).map(|a| extent[a] / cells[a] as f64).fold(f64::INFINITY, f64::min);
-    if smallest.sqrt() < narrowest { smallest.sqrt() } else { every_pair() }
+    smallest.sqrt()
 }
 
 /// The section: the comparison table, the line table, the radial spectra and the axis

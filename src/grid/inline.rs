@@ -1,0 +1,87 @@
+//! Cells that hold their first point inline: a storage for cells at least as wide as the
+//! reach, where most cells hold one point or none and one read of the cell answers for it.
+
+use super::layout::GridLayout;
+use crate::point::Point;
+use std::sync::Arc;
+
+/// Marks "no further point" in a cell's chain.
+const NONE: u32 = u32::MAX;
+
+/// A cell: its first point inline (NaN coordinates when empty, which no distance test
+/// passes) and the chain of its further points.
+#[derive(Debug, Clone, Copy)]
+struct Cell<const D: usize> {
+    first: Point<D>,
+    more: u32,
+}
+
+/// Points bucketed by the cells of a layout, each cell holding its first point inline and
+/// chaining the others, newest after the first. A query meets a cell's points in that order:
+/// the first stored, then the newest to the second (maximal sampling's value pins rest on it).
+#[derive(Debug, Clone)]
+pub(crate) struct InlineCells<const D: usize> {
+    layout: Arc<GridLayout<D>>,
+    cells: Vec<Cell<D>>,
+    /// Points beyond a cell's first, each with the link to the next one of its cell.
+    overflow: Vec<(Point<D>, u32)>,
+}
+
+impl<const D: usize> InlineCells<D> {
+    /// Empty cells over a dense `layout`.
+    pub(crate) fn new(layout: Arc<GridLayout<D>>) -> Self {
+        let empty = Cell { first: [f64::NAN; D], more: NONE };
+        InlineCells {
+            cells: vec![empty; layout.key_count() as usize],
+            layout,
+            overflow: Vec::new(),
+        }
+    }
+
+    /// Stores `p` (inside the domain).
+    #[inline]
+    pub(crate) fn insert(&mut self, p: Point<D>) {
+        let cell = &mut self.cells[self.layout.key_near(&p) as usize];
+        if cell.first[0].is_nan() {
+            cell.first = p;
+        } else {
+            self.overflow.push((p, cell.more));
+            cell.more = (self.overflow.len() - 1) as u32;
+        }
+    }
+
+    /// Reads the cell of `p` (to warm the cache for a query about to come); the value means
+    /// nothing.
+    #[inline(always)]
+    pub(crate) fn touch(&self, p: &Point<D>) -> u32 {
+        self.cells[self.layout.key_near(p) as usize].more
+    }
+
+    /// Calls `visit` with the points of the cells around `p`'s (a point of the domain), in
+    /// the layout's order and each cell's, until it returns true; returns whether it did.
+    #[inline(always)]
+    pub(crate) fn any_near(&self, p: &Point<D>, mut visit: impl FnMut(&Point<D>) -> bool) -> bool {
+        let layout = &*self.layout;
+        layout.block_around(&layout.cell_of(p)).any(|key| self.any_in_cell(key, &mut visit))
+    }
+
+    /// Calls `visit` with the points of cell `key` until it returns true; returns whether it
+    /// did.
+    #[inline(always)]
+    fn any_in_cell(&self, key: u64, visit: &mut impl FnMut(&Point<D>) -> bool) -> bool {
+        let cell = &self.cells[key as usize];
+        // An empty cell's NaN fails every test `visit` makes.
+        if visit(&cell.first) {
+            return true;
+        }
+        let mut link = cell.more;
+        while link != NONE {
+            let (q, next) = &self.overflow[link as usize];
+            if visit(q) {
+                return true;
+            }
+            link = *next;
+        }
+        false
+    }
+}

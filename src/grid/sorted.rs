@@ -1,0 +1,176 @@
+//! Points sorted by cell: a static index whose cells are runs of one slice, for queries that
+//! walk whole cells at a time (sample elimination's neighbour rows).
+
+use super::layout::GridLayout;
+use crate::domain::Domain;
+use crate::point::Point;
+use std::ops::Range;
+
+/// Points sorted by the cells of a layout (a counting sort, so the points of a cell keep the
+/// order they were given in): cell `k`'s points are `points()[runs[k]..runs[k + 1]]`.
+#[derive(Debug, Clone)]
+pub(crate) struct SortedCells<const D: usize> {
+    layout: GridLayout<D>,
+    /// Where each cell's run starts, by key, and the end of the last one.
+    starts: Vec<u32>,
+    /// The points in cell order.
+    sorted: Vec<Point<D>>,
+    /// Each sorted point's index among the points given.
+    original: Vec<u32>,
+}
+
+impl<const D: usize> SortedCells<D> {
+    /// Sorts the points `set` (indices into `points`, fewer than 2^32, all inside the
+    /// layout's domain) by the cells of a dense `layout`.
+    pub(crate) fn new(layout: GridLayout<D>, points: &[Point<D>], set: &[u32]) -> Self {
+        let keys: Vec<usize> = set.iter().map(|&i| layout.key_near(&points[i as usize]) as usize).collect();
+        let mut starts = vec![0u32; layout.key_count() as usize + 1];
+        for &key in &keys {
+            starts[key + 1] += 1;
+        }
+        for k in 0..starts.len() - 1 {
+            starts[k + 1] += starts[k];
+        }
+        let mut fill = starts.clone();
+        let mut original = vec![0u32; set.len()];
+        for (&i, &key) in set.iter().zip(&keys) {
+            original[fill[key] as usize] = i;
+            fill[key] += 1;
+        }
+        let sorted = original.iter().map(|&i| points[i as usize]).collect();
+        SortedCells { layout, starts, sorted, original }
+    }
+
+    /// The layout the points are sorted by.
+    pub(crate) fn layout(&self) -> &GridLayout<D> {
+        &self.layout
+    }
+
+    /// The points in cell order.
+    pub(crate) fn points(&self) -> &[Point<D>] {
+        &self.sorted
+    }
+
+    /// The index, among the points given, of the sorted point `k`.
+    pub(crate) fn original(&self, k: usize) -> u32 {
+        self.original[k]
+    }
+
+    /// The sorted points of cell `key`, as a range of [`points`](Self::points).
+    #[inline]
+    pub(crate) fn run(&self, key: u64) -> Range<usize> {
+        self.starts[key as usize] as usize..self.starts[key as usize + 1] as usize
+    }
+
+    /// Every cell that holds points, in key order, with its run.
+    pub(crate) fn occupied(&self) -> impl Iterator<Item = ([u64; D], Range<usize>)> + '_ {
+        (0..self.layout.key_count()).filter_map(move |key| {
+            let run = self.run(key);
+            (!run.is_empty()).then(|| (self.layout.cell_of_key(key), run))
+        })
+    }
+}
+
+/// Cells are at least this much wider than the reach, so that rounding in a cell index never
+/// puts two points closer than the reach two cells apart.
+const CELL_MARGIN: f64 = 1.0 + 1.0 / (1u64 << 20) as f64;
+
+/// The closest pair `(i, j, distance)`, `i < j`, among the pairs of `points` closer than
+/// `reach` (toroidally in a periodic domain), by the library's grid: cells at least `reach`
+/// wide, each point compared with the points of the 3^D cells around its own. `None` when no
+/// pair is closer than `reach` (or there are fewer than two points). Exact: every pair closer
+/// than `reach` is compared. Points must lie in the domain's box.
+///
+/// ```
+/// use poisson_nd::grid::closest_pair_within;
+/// use poisson_nd::Domain;
+/// let torus = Domain::<2>::unit().periodic();
+/// let points = [[0.02, 0.5], [0.5, 0.5], [0.97, 0.5]];
+/// let (i, j, d) = closest_pair_within(&torus, &points, 0.1).expect("a close pair");
+/// assert_eq!((i, j), (0, 2));
+/// assert!((d - 0.05).abs() < 1e-12);
+/// assert_eq!(closest_pair_within(&Domain::<2>::unit(), &points, 0.1), None);
+/// ```
+pub fn closest_pair_within<const D: usize>(
+    domain: &Domain<D>,
+    points: &[Point<D>],
+    reach: f64,
+) -> Option<(usize, usize, f64)> {
+    if points.len() < 2 || points.len() > u32::MAX as usize || !(reach > 0.0) {
+        return None;
+    }
+    let extent = domain.extent();
+    // At most about as many cells as points, whatever the reach.
+    let mut budget = points.len() as f64;
+    let counts = std::array::from_fn(|i| {
+        let along = (extent[i] / (reach * CELL_MARGIN)).floor().clamp(1.0, budget.max(1.0));
+        budget /= along;
+        along as u64
+    });
+    let set: Vec<u32> = (0..points.len() as u32).collect();
+    let grid = SortedCells::new(GridLayout::tiling(domain, counts, reach), points, &set);
+    let sorted = grid.points();
+    let mut best: Option<(usize, usize, f64)> = None;
+    let mut smallest = reach * reach;
+    for (cell, run) in grid.occupied() {
+        grid.layout().block_around(&cell).any(|key| {
+            for j in grid.run(key) {
+                for k in run.clone().filter(|&k| k < j) {
+                    let d2 = domain.distance_squared(&sorted[k], &sorted[j]);
+                    if d2 < smallest {
+                        smallest = d2;
+                        let (a, b) = (grid.original(k) as usize, grid.original(j) as usize);
+                        best = Some((a.min(b), a.max(b), d2));
+                    }
+                }
+            }
+            false
+        });
+    }
+    best.map(|(i, j, d2)| (i, j, d2.sqrt()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_from_seed;
+
+    /// The closest pair closer than the reach, by brute force, in closed and periodic boxes
+    /// of one to four dimensions, from 2 to 400 points, for reaches from tiny to wider than
+    /// the box (one cell per axis, two cells: every wrap-around case).
+    fn agrees_with_brute_force<const D: usize>() {
+        let mut rng = rng_from_seed(D as u64);
+        let closed = Domain::<D>::from_origin_and_extent(
+            [-0.3; D],
+            std::array::from_fn(|i| 1.0 + 0.2 * i as f64),
+        )
+        .unwrap();
+        for domain in [closed, closed.periodic()] {
+            for n in [2usize, 3, 17, 400] {
+                let points: Vec<Point<D>> = (0..n).map(|_| domain.uniform_point(&mut rng)).collect();
+                for reach in [1e-3, 0.05, 0.3, 0.45, 0.7, 5.0] {
+                    let mut best: Option<(usize, usize, f64)> = None;
+                    for i in 0..n {
+                        for j in i + 1..n {
+                            let d2 = domain.distance_squared(&points[i], &points[j]);
+                            if d2 < reach * reach && best.is_none_or(|b| d2 < b.2) {
+                                best = Some((i, j, d2));
+                            }
+                        }
+                    }
+                    let expected = best.map(|(i, j, d2)| (i, j, d2.sqrt()));
+                    let got = closest_pair_within(&domain, &points, reach);
+                    assert_eq!(got, expected, "{D}D n {n} reach {reach} {domain:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_closest_pair_is_the_brute_force_one() {
+        agrees_with_brute_force::<1>();
+        agrees_with_brute_force::<2>();
+        agrees_with_brute_force::<3>();
+        agrees_with_brute_force::<4>();
+    }
+}
