@@ -1,13 +1,15 @@
 //! Times `Maximal` against `Bridson` at the same radius in the 2D unit square, runs
 //! interleaved so that both see the same machine load.
 //!
-//! `cargo run --release --example maximal_timing -- [radius] [runs]` (defaults 0.00079, 3).
+//! `cargo bench -p poisson-nd-benches --bench maximal_timing -- [radius] [runs]` (defaults
+//! 0.00079, 3).
 
 use poisson_nd::{Bridson, Domain, Maximal, Sampler};
 use std::time::Instant;
 
 fn main() -> Result<(), poisson_nd::Error> {
-    let mut args = std::env::args().skip(1);
+    // `cargo bench` appends `--bench`.
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let radius: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0.00079);
     let runs: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(3);
     let domain = Domain::<2>::unit();

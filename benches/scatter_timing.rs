@@ -3,7 +3,7 @@
 //! interleaved so that both see the same machine load. Prints the scatter's split (sampling,
 //! lifting, writing the instance arrays as the glTF buffer holds them) and the median ratio.
 //!
-//! `cargo run --release --example scatter_timing -- [runs]` (default 3).
+//! `cargo bench -p poisson-nd-benches --bench scatter_timing -- [runs]` (default 3).
 
 use poisson_nd::field::{DensityField, DensityMapping, GriddedField};
 use poisson_nd::scatter::{PlacementRules, Pose, Scatter, ScatterClass, Terrain};
@@ -80,7 +80,9 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 fn main() -> Result<(), Error> {
-    let runs: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3).max(1);
+    // `cargo bench` appends `--bench`.
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
+    let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3).max(1);
     let domain = Domain::from_origin_and_extent([0.0, 0.0], [SIZE, SIZE])?;
     let scatter = scatter(&domain)?;
     let count = scatter.sample(1)?.len();

@@ -2,11 +2,12 @@
 //! reported as points per second (`Throughput::Elements` = points produced), plus Bridson's
 //! grid resolutions in 5D and 6D.
 //!
-//! Run with `cargo bench -p experiments` (all) or `cargo bench -p experiments -- bridson` (a
-//! filter). One sampling run is one iteration, always with the same seed, so every iteration
-//! does the same work. Sizes are nominal: radius-driven samplers fill the unit box at a radius
-//! chosen to give about that many Bridson points; count-driven samplers draw exactly the
-//! nominal count. The throughput is the number of points the benchmarked run produces.
+//! Run with `cargo bench -p poisson-nd-benches --bench samplers` (all) or
+//! `cargo bench -p poisson-nd-benches --bench samplers -- bridson` (a filter). One sampling
+//! run is one iteration, always with the same seed, so every iteration does the same work.
+//! Sizes are nominal: radius-driven samplers fill the unit box at a radius chosen to give about
+//! that many Bridson points; count-driven samplers draw exactly the nominal count. The
+//! throughput is the number of points the benchmarked run produces.
 //!
 //! `region/2d` times Bridson in the unit box against Bridson in a polygon of 1,000 vertices
 //! (points per second of each; the region's cost per accepted point is the ratio).
@@ -280,7 +281,7 @@ fn region_cost(c: &mut Criterion) {
 
 /// A world scatter of three classes (a wetness field for the trees, a slope band for the
 /// rocks, slope growth for the shrubs) over a 256² heightmap of 300 m × 300 m: about 10^5
-/// instances, sampling and lifting (examples/scatter_timing.rs compares 10^6 with Bridson).
+/// instances, sampling and lifting (benches/scatter_timing.rs compares 10^6 with Bridson).
 fn scatter_cost(c: &mut Criterion) {
     use poisson_nd::scatter::{PlacementRules, Pose, Scatter, ScatterClass, Terrain};
     let mut group = c.benchmark_group("scatter/2d");

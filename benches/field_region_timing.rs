@@ -2,7 +2,8 @@
 //! a 1,000-vertex polygon against Bridson in the box, runs interleaved so that both sides of
 //! each pair see the same machine load. Prints each run and the median time per point.
 //!
-//! `cargo run --release --example field_region_timing -- [case] [runs]`, `case` one of:
+//! `cargo bench -p poisson-nd-benches --bench field_region_timing -- [case] [runs]`, `case`
+//! one of:
 //! - `field-2d-4`, `field-2d-16`: a linear density gradient along axis 0 of the unit square
 //!   (256² grid, `lerp`, `max` rule) with rmax/rmin = 4 or 16, about 10^6 points, against
 //!   constant Bridson at `rmin` in a square sized for about 10^6 points too;
@@ -82,7 +83,8 @@ fn compare<const D: usize>(label: [&str; 2], a: &Bridson<D>, b: &Bridson<D>, run
 }
 
 fn main() -> Result<(), poisson_nd::Error> {
-    let mut args = std::env::args().skip(1);
+    // `cargo bench` appends `--bench`.
+    let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let case = args.next().unwrap_or_else(|| "field-2d-4".into());
     let runs: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
     match case.as_str() {

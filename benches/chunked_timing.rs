@@ -2,7 +2,8 @@
 //! points, runs interleaved so that every side sees the same machine load. Prints each run
 //! and the medians, with the ratios the performance targets are stated in.
 //!
-//! `cargo run --release --example chunked_timing -- [dim] [points] [runs] [chunk side in radii]`
+//! `cargo bench -p poisson-nd-benches --bench chunked_timing -- [dim] [points] [runs] [side]`
+//! (`side`: the chunk side in radii).
 //! Defaults: 2D, 10^6 points, 5 runs, the default chunk side.
 
 use poisson_nd::chunked::default_chunk_side;
@@ -62,7 +63,8 @@ fn run<const D: usize>(points: f64, runs: usize, side_in_radii: Option<f64>) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    // `cargo bench` appends `--bench`.
+    let args: Vec<String> = std::env::args().filter(|a| a != "--bench").collect();
     let dim: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(2);
     let points: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1e6);
     let runs: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5);

@@ -23,7 +23,8 @@
 //! small chunks).
 //!
 //! ```text
-//! cargo run --release --example recomputation -- [--chunk-side L] [--seed S] [--largest-3d B]
+//! cargo bench -p poisson-nd-benches --bench recomputation -- \
+//!     [--chunk-side L] [--seed S] [--largest-3d B]
 //! ```
 //!
 //! - `--chunk-side L`: the chunk side in radii (default 8; at least the smallest side in 3D,
@@ -79,7 +80,7 @@ fn parse_settings(args: &[String]) -> Result<Settings, String> {
             }
             _ => {
                 return Err(format!(
-                    "unknown argument {name} (see the doc comment of recomputation.rs)"
+                    "unknown argument {name} (see the doc comment of benches/recomputation.rs)"
                 ));
             }
         }
@@ -287,7 +288,8 @@ fn measure<const D: usize>(b: i64, settings: &Settings) -> Result<Row, String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` appends `--bench`.
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let settings = match parse_settings(&args) {
         Ok(settings) => settings,
         Err(message) => {
