@@ -1,0 +1,36 @@
+//! The integration tests of `poisson-nd`, as one test binary (one link instead of one per
+//! file). Each module checks one behaviour; the shared brute-force oracles and test domains
+//! are in the dev-only `testkit` crate.
+//!
+//! Run them all with the README's command, `cargo test --workspace --release --all-features`;
+//! the modules that need an optional feature (`geo`: polygons; `serde`: saving live sets) are
+//! left out, or cut to what runs without it, when it is off.
+
+mod best_candidate;
+mod bridson;
+mod bridson_fill;
+mod bridson_properties;
+mod chunked_bridson_clipping;
+mod chunked_dependency_cone;
+mod chunked_worlds;
+mod dart_throwing;
+mod field_conventions;
+#[cfg(feature = "geo")]
+mod field_in_region;
+mod halton;
+mod input_errors;
+mod jittered_grid;
+mod live_set;
+mod maximal;
+mod radius_field;
+#[cfg(feature = "geo")]
+mod region_kinds;
+mod sample_elimination;
+mod sampler_names;
+#[cfg(feature = "geo")]
+mod samplers_in_regions;
+// Test regions of every kind (polygons among them, so with the `geo` feature only).
+#[cfg(feature = "geo")]
+mod shapes;
+mod value_stability;
+mod world_scatter;
