@@ -11,7 +11,8 @@ fn main() -> Result<(), poisson_nd::Error> {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
     let ratio: f64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(5.0);
-    let sampler = SampleElimination::new(Domain::<2>::unit().periodic()).with_ratio(ratio)?;
+    let sampler =
+        SampleElimination::builder(Domain::<2>::unit().periodic()).with_ratio(ratio).build()?;
     let start = Instant::now();
     let set = sampler.sample_seeded(n, 1);
     println!(

@@ -27,13 +27,13 @@ use criterion::{
 };
 use criterion::{criterion_group, criterion_main};
 use experiments::spec::{
-    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams, Grid,
-    HaltonParams, NoParams, SampleEliminationParams, SamplerSpec,
+    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams, HaltonParams,
+    NoParams, SampleEliminationParams, SamplerSpec,
 };
 use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule};
 
 use poisson_nd::region::Polygons;
-use poisson_nd::{Bridson, Domain, FillSampler};
+use poisson_nd::{Bridson, Domain, FillSampler, GridResolution};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -143,7 +143,7 @@ fn all_samplers(c: &mut Criterion) {
 fn grid_resolution_in<const D: usize>(c: &mut Criterion, radius: f64) {
     let mut group = c.benchmark_group(format!("bridson-grid/{D}d"));
     configure(&mut group);
-    for (label, grid) in [("fine", Grid::Fine), ("coarse", Grid::Coarse)] {
+    for (label, grid) in [("fine", GridResolution::Fine), ("coarse", GridResolution::Coarse)] {
         let spec = SamplerSpec::Bridson(BridsonParams { k: None, grid: Some(grid) });
         let id = BenchmarkId::new(label, format!("r={radius}"));
         bench_one::<D>(&mut group, &spec, id, radius, None);

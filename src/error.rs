@@ -316,6 +316,16 @@ pub enum Error {
         chunks: Vec<i64>,
     },
 
+    /// A sampler was given a setting it does not take (see its
+    /// [`Capabilities`](crate::Capabilities)).
+    #[error("'{sampler}' does not take {what}")]
+    Unsupported {
+        /// The sampler's name.
+        sampler: &'static str,
+        /// The setting, in words ("a radius field", "a region", "a periodic box").
+        what: &'static str,
+    },
+
     /// A sampler cannot work with this region.
     #[error("{sampler} cannot sample this region: {reason}")]
     UnsupportedRegion {

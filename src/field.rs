@@ -46,6 +46,7 @@
 //! [`StopReason::InvalidField`]: crate::StopReason::InvalidField
 //! [`PointSet::field_error`]: crate::PointSet::field_error
 
+use crate::choice::Choice;
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::grid::{FieldRule, GridLayout, GridResolution, Tuning, check_field_reach};
@@ -677,10 +678,47 @@ impl PairRule {
 
     /// The rule's name in kebab case: `"max"`, `"min"`, `"mean"`.
     pub fn as_str(self) -> &'static str {
+        self.name()
+    }
+}
+
+impl Choice for PairRule {
+    const ALL: &'static [Self] = &[PairRule::Max, PairRule::Min, PairRule::Mean];
+
+    fn name(self) -> &'static str {
         match self {
             PairRule::Max => "max",
             PairRule::Min => "min",
             PairRule::Mean => "mean",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            PairRule::Max => "`max(r_i, r_j)`: each point keeps every other out of its own disk",
+            PairRule::Min => "`min(r_i, r_j)`: the smaller radius decides",
+            PairRule::Mean => "`(r_i + r_j) / 2`: disks of radius `r/2` do not overlap",
+        }
+    }
+}
+
+impl Choice for DensityMapping {
+    const ALL: &'static [Self] = &[DensityMapping::Lerp, DensityMapping::Inverse];
+
+    fn name(self) -> &'static str {
+        match self {
+            DensityMapping::Lerp => "lerp",
+            DensityMapping::Inverse => "inverse",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            DensityMapping::Lerp => "`r = rmax + (rmin − rmax)·density`",
+            DensityMapping::Inverse => {
+                "`r = clamp(rmin·density^(−1/D), rmin, rmax)`: points per volume follow the \
+                 density"
+            }
         }
     }
 }

@@ -55,7 +55,9 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub mod choice;
 pub mod chunked;
+pub mod config;
 pub mod defaults;
 pub mod domain;
 pub(crate) mod engine;
@@ -71,6 +73,8 @@ pub mod sampler;
 pub mod samplers;
 pub mod scatter;
 
+pub use choice::Choice;
+pub use config::{Builder, Capabilities, Config};
 pub use domain::Domain;
 pub use error::Error;
 pub use field::{

@@ -43,21 +43,20 @@ mod snapshot;
 
 pub use snapshot::Snapshot;
 
-use crate::defaults;
+use crate::config::{Builder, Capabilities};
 use crate::domain::Domain;
 use crate::engine::front::{self, Rules, Space, Verdict};
 use crate::engine::scan::{Scan, ScanRules};
 use crate::engine::shell::FineShell;
 use crate::error::Error;
-use crate::field::{FieldSetup, PairRule, RadiusField, resolve_field};
+use crate::field::{FieldSetup, PairRule, RadiusField};
+use crate::grid::slots::{Member, Slots};
 use crate::point::Point;
 use crate::region::{BoxClass, Region, WholeDomain};
 use crate::sampler::StopReason;
-use crate::grid::slots::{Member, Slots};
 use rand::Rng;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// The stable name of a point in a [`PoissonSet`]: ids are handed out in increasing order and
 /// never reused, so an id removed stays unknown for ever.
@@ -205,86 +204,35 @@ pub struct PoissonSet<const D: usize> {
     next_id: u64,
 }
 
-/// The configuration of a [`PoissonSet`] before it is checked: setters cannot fail and
-/// [`build`](Self::build) validates the whole.
-#[derive(Clone)]
-pub struct PoissonSetBuilder<const D: usize> {
-    domain: Domain<D>,
-    radius: f64,
-    field: Option<Arc<dyn RadiusField<D>>>,
-    pair_rule: PairRule,
-    attempts: u32,
-    max_points: usize,
-}
+/// A live set's own options: none beyond the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PoissonSetOptions;
 
-impl<const D: usize> std::fmt::Debug for PoissonSetBuilder<D> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PoissonSetBuilder")
-            .field("domain", &self.domain)
-            .field("radius", &self.radius)
-            .field("field", &self.field)
-            .field("pair_rule", &self.pair_rule)
-            .field("attempts", &self.attempts)
-            .field("max_points", &self.max_points)
-            .finish()
-    }
-}
+/// The configuration of a [`PoissonSet`] before it is checked: the shared settings
+/// ([`Builder`]: a radius or a radius field with its pair rule, `k`, the point limit);
+/// setters cannot fail and [`build`](Builder::build) validates the whole.
+pub type PoissonSetBuilder<const D: usize> = Builder<D, PoissonSetOptions>;
 
-impl<const D: usize> PoissonSetBuilder<D> {
-    /// Replaces the radius by a radius field: each point keeps the field's radius where it
-    /// is stored, and every pair keeps the pair rule's distance
-    /// ([`with_pair_rule`](Self::with_pair_rule), default [`PairRule::Max`]). A
-    /// [`ConstantField`](crate::field::ConstantField) is one radius.
-    #[must_use]
-    pub fn with_radius_field(mut self, field: impl RadiusField<D> + 'static) -> Self {
-        self.field = Some(Arc::new(field));
-        self
-    }
-
-    /// Sets the pair rule of a radius field (default [`PairRule::Max`]); with one radius it
-    /// changes nothing.
-    #[must_use]
-    pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
-        self.pair_rule = rule;
-        self
-    }
-
-    /// Sets `k`, the candidates tried around an active point before it retires (default
-    /// [`defaults::ATTEMPTS`]).
-    #[must_use]
-    pub fn with_attempts(mut self, k: u32) -> Self {
-        self.attempts = k;
-        self
-    }
-
-    /// Sets the most points the set may hold (default [`defaults::MAX_POINTS`]): inserts
-    /// past it are refused and a fill stops there.
-    #[must_use]
-    pub fn with_max_points(mut self, max_points: usize) -> Self {
-        self.max_points = max_points;
-        self
-    }
-
+impl<const D: usize> Builder<D, PoissonSetOptions> {
     /// Checks the configuration and makes an empty set.
     ///
     /// Errors: a radius that is not finite and positive ([`Error::InvalidRadius`]); `k = 0`
-    /// or a point limit of 0 ([`Error::ZeroCount`]); with a field, bounds that are not
-    /// `0 < rmin ≤ rmax < ∞` ([`Error::InvalidRadiusBounds`]) or so far apart that a conflict
-    /// query would visit too many cells ([`Error::RadiusRatioTooLarge`]); a grid with more
-    /// cells than can be numbered ([`Error::GridTooLarge`]).
+    /// or a point limit of 0 ([`Error::ZeroCount`]) or above 2147483647; with a field, bounds
+    /// that are not `0 < rmin ≤ rmax < ∞` ([`Error::InvalidRadiusBounds`]) or so far apart
+    /// that a conflict query would visit too many cells ([`Error::RadiusRatioTooLarge`]); a
+    /// grid with more cells than can be numbered ([`Error::GridTooLarge`]). A live set is
+    /// filled area by area, so its point limit is not checked against the whole box.
     pub fn build(self) -> Result<PoissonSet<D>, Error> {
-        let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
-        if !(radius.is_finite() && radius > 0.0) {
-            return Err(Error::InvalidRadius(radius));
-        }
-        if self.attempts == 0 {
-            return Err(Error::ZeroCount("k (attempts per active point)"));
-        }
-        if self.max_points == 0 {
-            return Err(Error::ZeroCount("max_points"));
-        }
-        let rmax = field.as_ref().map_or(radius, |setup| setup.rmax);
-        PoissonSet::empty(self.domain, radius, rmax, field, self.attempts, self.max_points)
+        let checked = self.config.check("live set", &PoissonSet::<D>::CAPABILITIES)?;
+        let (radius, rmax) = checked.radius_bounds();
+        PoissonSet::empty(
+            checked.domain,
+            radius,
+            rmax,
+            checked.field,
+            checked.attempts,
+            checked.max_points,
+        )
     }
 }
 
@@ -300,17 +248,22 @@ const QUERY_CELL_LIMIT: usize = 1 << 22;
 const SCAN_CELL_LIMIT: f64 = (1u64 << 48) as f64;
 
 impl<const D: usize> PoissonSet<D> {
+    /// What a live set supports: a radius or a radius field, closed and periodic boxes, `k`,
+    /// every dimension. Regions are the areas given to each fill.
+    pub const CAPABILITIES: Capabilities = Capabilities {
+        radius: true,
+        field: true,
+        region: false,
+        periodic: true,
+        attempts: true,
+        grid: false,
+        max_dimension: usize::MAX,
+    };
+
     /// The configuration of a live set in `domain` with minimum distance `radius` and every
     /// default; set what you need, then [`build`](PoissonSetBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> PoissonSetBuilder<D> {
-        PoissonSetBuilder {
-            domain,
-            radius,
-            field: None,
-            pair_rule: PairRule::default(),
-            attempts: defaults::ATTEMPTS,
-            max_points: defaults::MAX_POINTS,
-        }
+        Builder::with_defaults(domain, Some(radius), PoissonSetOptions)
     }
 
     /// The configuration of a live set in `domain` with a radius field (see

@@ -3,8 +3,6 @@
 //! it accepts a radius). The one place these constants live; the metrics use them too.
 
 use crate::domain::Domain;
-use crate::error::Error;
-use crate::grid::check_grid_point_limit;
 
 /// Density `η_D` of the densest lattice packing of equal balls in `dim` = 1..=8 dimensions,
 /// in closed form (1, π/√12, π/√18, π²/16, π²/(15√2), π³/(48√3), π³/105, π⁴/384; to six digits
@@ -28,50 +26,6 @@ pub fn densest_packing_fraction(dim: usize) -> Option<f64> {
         _ => return None,
     };
     Some(value)
-}
-
-/// Validates the radius of a radius-driven sampler with the point limit `max_points`: a finite
-/// positive radius, and a point limit that holds the densest packing at that radius (see
-/// [`check_max_points`]). `D ≥ 1` holds already: no `Domain<0>` can be made.
-pub(crate) fn check_radius<const D: usize>(
-    domain: &Domain<D>,
-    radius: f64,
-    max_points: usize,
-) -> Result<(), Error> {
-    if !(radius.is_finite() && radius > 0.0) {
-        return Err(Error::InvalidRadius(radius));
-    }
-    check_max_points(domain, radius, max_points)
-}
-
-/// Validates a point limit for a sampler that keeps its points in a background grid:
-/// at least 1, no more than the grid can index, and large enough for the densest packing
-/// of the box at `radius`.
-pub(crate) fn check_max_points<const D: usize>(
-    domain: &Domain<D>,
-    radius: f64,
-    max_points: usize,
-) -> Result<(), Error> {
-    check_grid_point_limit(max_points)?;
-    check_point_budget(domain, radius, max_points)
-}
-
-/// Rejects radii that would let the densest packing of the box pass `limit` points.
-fn check_point_budget<const D: usize>(
-    domain: &Domain<D>,
-    radius: f64,
-    limit: usize,
-) -> Result<(), Error> {
-    let estimated_points = max_points_estimate(domain, radius);
-    if estimated_points > limit as f64 {
-        return Err(Error::TooManyPoints {
-            radius,
-            estimated_points,
-            estimated_bytes: estimated_points * (8 * D + 8) as f64,
-            limit,
-        });
-    }
-    Ok(())
 }
 
 /// An upper estimate of how many points at mutual distance ≥ r fit in the box: disjoint balls
@@ -111,17 +65,5 @@ mod tests {
         let domain = Domain::<2>::unit();
         let r = 0.1;
         assert!(max_points_estimate(&domain, r) >= 121.0);
-    }
-
-    #[test]
-    fn limits_are_validated() {
-        let domain = Domain::<2>::unit();
-        assert_eq!(check_max_points(&domain, 0.1, 0), Err(Error::ZeroCount("max_points")));
-        assert!(check_max_points(&domain, 0.1, crate::grid::MAX_GRID_POINTS + 1).is_err());
-        assert!(matches!(
-            check_max_points(&domain, 0.001, 1000),
-            Err(Error::TooManyPoints { limit: 1000, .. })
-        ));
-        assert_eq!(check_max_points(&domain, 0.1, 1000), Ok(()));
     }
 }

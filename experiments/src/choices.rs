@@ -1,69 +1,64 @@
-//! The library's choices as command-line values: clap reads these thin mirrors, and each
-//! converts one to one into the library's type (the library does not depend on clap).
+//! The library's named choices ([`Choice`]: pair rules, density mappings, grid resolutions)
+//! on the command line and in files: one clap parser and one serde mapping for all of them,
+//! reading the names, the order and the descriptions from the library.
 #![deny(missing_docs)]
 
-use poisson_nd::field::{DensityMapping, PairRule};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use poisson_nd::Choice;
 
-/// `--radius-rule`: the distance a pair with radii `r_i` and `r_j` keeps (the library's
-/// [`PairRule`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
-pub enum RuleArg {
-    /// `max(r_i, r_j)`: each point keeps every other out of its own disk.
-    #[default]
-    Max,
-    /// `min(r_i, r_j)`: the smaller radius decides.
-    Min,
-    /// `(r_i + r_j) / 2`: disks of radius `r/2` do not overlap.
-    Mean,
+/// A clap parser for a choice: its possible values are the library's names, each with the
+/// library's description in `--help`.
+pub fn parser<T: Choice + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    let values =
+        T::ALL.iter().map(|value| PossibleValue::new(value.name()).help(value.description()));
+    PossibleValuesParser::new(values).try_map(|name: String| {
+        // The possible values are exactly the names, so every name parses.
+        T::from_name(&name).ok_or_else(|| format!("unknown value '{name}'"))
+    })
 }
 
-impl From<RuleArg> for PairRule {
-    fn from(rule: RuleArg) -> PairRule {
-        match rule {
-            RuleArg::Max => PairRule::Max,
-            RuleArg::Min => PairRule::Min,
-            RuleArg::Mean => PairRule::Mean,
-        }
+/// Serializes a choice as its name and reads it back, refusing any other name with the list
+/// of the possible ones: `#[serde(with = "crate::choices::by_name")]`.
+pub mod by_name {
+    use poisson_nd::Choice;
+
+    /// The choice's name.
+    pub fn serialize<T: Choice, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(value.name())
+    }
+
+    /// The choice named by a string.
+    pub fn deserialize<'de, T: Choice, D: serde::Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        let name: String = serde::Deserialize::deserialize(d)?;
+        T::from_name(&name).ok_or_else(|| {
+            let known: Vec<&str> = T::ALL.iter().map(|value| value.name()).collect();
+            serde::de::Error::custom(format!(
+                "unknown value '{name}', expected one of: {}",
+                known.join(", ")
+            ))
+        })
     }
 }
 
-/// `--mapping`: how a density in `[0, 1]` becomes a radius in `[rmin, rmax]` (the library's
-/// [`DensityMapping`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
-pub enum MappingArg {
-    /// `r = rmax + (rmin − rmax)·density`.
-    #[default]
-    Lerp,
-    /// `r = clamp(rmin·density^(−1/D), rmin, rmax)`: points per volume follow the density.
-    Inverse,
-}
+/// [`by_name`] for an optional choice (with `#[serde(default)]`).
+pub mod by_name_opt {
+    use poisson_nd::Choice;
 
-impl From<MappingArg> for DensityMapping {
-    fn from(mapping: MappingArg) -> DensityMapping {
-        match mapping {
-            MappingArg::Lerp => DensityMapping::Lerp,
-            MappingArg::Inverse => DensityMapping::Inverse,
+    /// The choice's name, if any.
+    pub fn serialize<T: Choice, S: serde::Serializer>(
+        value: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(value) => s.serialize_some(value.name()),
+            None => s.serialize_none(),
         }
     }
-}
 
-/// Serializes a pair rule as its name (`"max"`, `"min"`, `"mean"`), for JSON output.
-pub fn serialize_rule<S: serde::Serializer>(rule: &PairRule, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(rule.as_str())
-}
-
-/// Serializes a density mapping as its command-line name (`"lerp"`, `"inverse"`).
-pub fn serialize_mapping<S: serde::Serializer>(
-    mapping: &DensityMapping,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    s.serialize_str(mapping_name(*mapping))
-}
-
-/// A density mapping's command-line name.
-pub fn mapping_name(mapping: DensityMapping) -> &'static str {
-    match mapping {
-        DensityMapping::Lerp => "lerp",
-        DensityMapping::Inverse => "inverse",
+    /// The choice named by a string.
+    pub fn deserialize<'de, T: Choice, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        super::by_name::deserialize(d).map(Some)
     }
 }

@@ -1,14 +1,13 @@
 //! `experiments sample <SAMPLER> [its flags] [--dim D --radius R --n N --box ... --out FILE]`:
 //! one point set, written to a file.
 
-use crate::choices::{MappingArg, RuleArg};
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointData, PointFormat};
 use crate::shapes::{self, Setup};
 use crate::spec::{BuildError, SamplerSpec};
 use crate::with_dim;
 use poisson_nd::chunked::min_chunk_side;
-use poisson_nd::field::RadiusField;
+use poisson_nd::field::{DensityMapping, PairRule, RadiusField};
 use poisson_nd::{Error, StopReason};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -72,12 +71,12 @@ pub struct RunArgs {
     /// How a density becomes a radius (with --density; default lerp): linear from rmax at 0
     /// to rmin at 1, or inverse, rmin·density^(-1/D) clamped, so that points per volume
     /// follow the density.
-    #[arg(long, value_enum, global = true)]
-    pub mapping: Option<MappingArg>,
+    #[arg(long, global = true, value_parser = crate::choices::parser::<DensityMapping>())]
+    pub mapping: Option<DensityMapping>,
     /// The distance a pair keeps with --density (default max): max(r_i, r_j), min(r_i, r_j)
     /// or their mean.
-    #[arg(long, value_enum, global = true)]
-    pub radius_rule: Option<RuleArg>,
+    #[arg(long, global = true, value_parser = crate::choices::parser::<PairRule>())]
+    pub radius_rule: Option<PairRule>,
     /// Sample only inside this region: .geojson/.json polygons (D = 2, world units), a .png
     /// mask over the box (D = 2), a closed .obj or .stl mesh (D = 3), or a .npy voxel mask
     /// gridded over the box (any D). Without --box the box is the region's bounding box
@@ -108,7 +107,7 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
     };
     // Refused before the region's file is read.
     if run.region.is_some() && !spec.takes_region() {
-        return Err(BuildError::RegionNotTaken(name).to_string());
+        return Err(BuildError::RegionNotTaken(name, crate::spec::takers(|c| c.region)).to_string());
     }
     if run.region.is_some() && run.domain.periodic {
         return Err("--periodic does not apply with --region: a region needs a closed box".into());
@@ -140,10 +139,10 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
         None => run.domain.domain::<D>()?,
     };
     if let (Some(path), Some(rmin), Some(rmax)) = (&run.density, run.rmin, run.rmax) {
-        let mapping = run.mapping.unwrap_or_default().into();
+        let mapping = run.mapping.unwrap_or_default();
         let field = shapes::density_field::<D>(path, &domain, rmin, rmax, mapping)?;
         let field: Arc<dyn RadiusField<D>> = Arc::new(field);
-        setup.field = Some((field, run.radius_rule.unwrap_or_default().into()));
+        setup.field = Some((field, run.radius_rule.unwrap_or_default()));
     }
     let sampler = spec
         .build_with(domain, run.radius, run.max_points, &setup)

@@ -30,10 +30,10 @@
 
 use crate::shapes::Setup;
 use clap::{Args, CommandFactory, Subcommand};
-use poisson_nd::Region;
+use poisson_nd::config::{Builder, Capabilities};
 use poisson_nd::{
-    BestCandidate, Bridson, ChunkedBridson, DartThrowing, DartThrowingBuilder, Domain, DynSampler,
-    Error, GridResolution, Halton, JitteredGrid, Maximal, PointSet, SampleElimination, Sampler,
+    BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, DynSampler, Error,
+    GridResolution, Halton, JitteredGrid, Maximal, PointSet, SampleElimination, Sampler,
     WhiteNoise,
 };
 use serde::{Deserialize, Serialize};
@@ -81,9 +81,13 @@ pub struct BridsonParams {
     pub k: Option<u32>,
     /// Background grid: coarse (cells of side r) or fine (side r/√D); the points are the
     /// same, only the speed differs (default coarse).
-    #[arg(long, value_enum)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grid: Option<Grid>,
+    #[arg(long, value_parser = crate::choices::parser::<GridResolution>())]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::choices::by_name_opt"
+    )]
+    pub grid: Option<GridResolution>,
 }
 
 /// The chunked Bridson's parameters.
@@ -109,16 +113,6 @@ pub struct ChunkedBridsonParams {
 /// The most threads a chunked run may ask for: far more than any machine's cores, and low
 /// enough that a mistyped count does not start a million threads.
 pub const MAX_THREADS: usize = 1024;
-
-/// The cells of Bridson's background grid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Grid {
-    /// Cells of side r: several points per cell, 3^D cells searched.
-    Coarse,
-    /// Cells of side r/√D: one point per cell, the cells within reach searched.
-    Fine,
-}
 
 /// Dart throwing's parameters (both searches).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
@@ -196,15 +190,13 @@ pub enum BuildError {
     /// A parameter is out of range.
     #[error(transparent)]
     Param(#[from] ParamError),
-    /// A region was given to a sampler that does not take one.
-    #[error("'{0}' does not take a region (every other sampler does)")]
-    RegionNotTaken(&'static str),
-    /// A radius field was given to a sampler that does not take one.
-    #[error(
-        "'{0}' does not take a radius field (the samplers that do: bridson, dart-throwing, \
-         dart-throwing-grid)"
-    )]
-    FieldNotTaken(&'static str),
+    /// A region was given to a sampler that does not take one (and the samplers that do).
+    #[error("'{0}' does not take a region (the samplers that do: {1})")]
+    RegionNotTaken(&'static str, String),
+    /// A radius field was given to a sampler that does not take one (and the samplers that
+    /// do).
+    #[error("'{0}' does not take a radius field (the samplers that do: {1})")]
+    FieldNotTaken(&'static str, String),
     /// The library rejected the configuration.
     #[error(transparent)]
     Invalid(#[from] Error),
@@ -220,6 +212,23 @@ pub struct Twin {
 }
 
 impl SamplerSpec {
+    /// Every sampler, each with its default parameters, in the command line's order.
+    pub fn all_defaults() -> Vec<SamplerSpec> {
+        vec![
+            SamplerSpec::Bridson(BridsonParams::default()),
+            SamplerSpec::ChunkedBridson(ChunkedBridsonParams::default()),
+            SamplerSpec::DartThrowing(DartThrowingParams::default()),
+            SamplerSpec::DartThrowingGrid(DartThrowingParams::default()),
+            SamplerSpec::Maximal(NoParams {}),
+            SamplerSpec::BestCandidate(BestCandidateParams::default()),
+            SamplerSpec::SampleElimination(SampleEliminationParams::default()),
+            SamplerSpec::Halton(HaltonParams::default()),
+            SamplerSpec::HaltonRandomized(HaltonParams::default()),
+            SamplerSpec::JitteredGrid(NoParams {}),
+            SamplerSpec::WhiteNoise(NoParams {}),
+        ]
+    }
+
     /// The sampler's name: the subcommand, the TOML `name`, and the label in every CSV file,
     /// legend and seed of the report.
     pub fn name(&self) -> &'static str {
@@ -238,35 +247,39 @@ impl SamplerSpec {
         }
     }
 
-    /// Radius-driven samplers take a radius, promise that minimum distance and fill the box
-    /// (a count is only a cap); the others are count-driven: they draw the points asked for.
-    pub fn is_radius_driven(&self) -> bool {
+    /// What the library's sampler supports ([`Capabilities`]): whether it is radius-driven,
+    /// takes a radius field, a region, a periodic box, and up to which dimension. Read from
+    /// the library, never restated here.
+    pub fn capabilities(&self) -> Capabilities {
         match self {
-            SamplerSpec::Bridson(_) | SamplerSpec::DartThrowing(_) => true,
-            SamplerSpec::ChunkedBridson(_) => true,
-            SamplerSpec::DartThrowingGrid(_) | SamplerSpec::Maximal(_) => true,
-            SamplerSpec::BestCandidate(_) | SamplerSpec::SampleElimination(_) => false,
-            SamplerSpec::Halton(_) => false,
-            SamplerSpec::HaltonRandomized(_) => false,
-            SamplerSpec::JitteredGrid(_) | SamplerSpec::WhiteNoise(_) => false,
+            SamplerSpec::Bridson(_) => Bridson::<1>::CAPABILITIES,
+            SamplerSpec::ChunkedBridson(_) => ChunkedBridson::<1>::CAPABILITIES,
+            SamplerSpec::DartThrowing(_) | SamplerSpec::DartThrowingGrid(_) => {
+                DartThrowing::<1>::CAPABILITIES
+            }
+            SamplerSpec::Maximal(_) => Maximal::<1>::CAPABILITIES,
+            SamplerSpec::BestCandidate(_) => BestCandidate::<1>::CAPABILITIES,
+            SamplerSpec::SampleElimination(_) => SampleElimination::<1>::CAPABILITIES,
+            SamplerSpec::Halton(_) | SamplerSpec::HaltonRandomized(_) => Halton::<1>::CAPABILITIES,
+            SamplerSpec::JitteredGrid(_) => JitteredGrid::<1>::CAPABILITIES,
+            SamplerSpec::WhiteNoise(_) => WhiteNoise::<1>::CAPABILITIES,
         }
     }
 
-    /// Whether the sampler takes a radius field (a density map): bridson, dart-throwing and
-    /// dart-throwing-grid.
-    pub fn takes_radius_field(&self) -> bool {
-        matches!(
-            self,
-            SamplerSpec::Bridson(_)
-                | SamplerSpec::DartThrowing(_)
-                | SamplerSpec::DartThrowingGrid(_)
-        )
+    /// Radius-driven samplers take a radius, promise that minimum distance and fill the box
+    /// (a count is only a cap); the others are count-driven: they draw the points asked for.
+    pub fn is_radius_driven(&self) -> bool {
+        self.capabilities().radius
     }
 
-    /// Whether the sampler takes a region: every sampler but chunked-bridson, whose chunk
-    /// engine fills boxes only.
+    /// Whether the sampler takes a radius field (a density map).
+    pub fn takes_radius_field(&self) -> bool {
+        self.capabilities().field
+    }
+
+    /// Whether the sampler takes a region.
     pub fn takes_region(&self) -> bool {
-        !matches!(self, SamplerSpec::ChunkedBridson(_))
+        self.capabilities().region
     }
 
     /// Why a count-driven sampler may give fewer points than asked for (a phrase that
@@ -362,10 +375,10 @@ impl SamplerSpec {
     }
 
     /// [`build`](Self::build) with a radius field and a region ([`Setup`]). A field replaces
-    /// `radius` (which may then be `None`) and is taken by bridson, dart-throwing and
-    /// dart-throwing-grid only ([`BuildError::FieldNotTaken`] for the others); a region is
-    /// taken by every sampler but chunked-bridson ([`BuildError::RegionNotTaken`]). The
-    /// default setup builds exactly what [`build`](Self::build) builds.
+    /// `radius` (which may then be `None`) and is taken by the samplers whose capabilities
+    /// say so ([`BuildError::FieldNotTaken`] for the others); likewise a region
+    /// ([`BuildError::RegionNotTaken`]). The default setup builds exactly what
+    /// [`build`](Self::build) builds.
     pub fn build_with<const D: usize>(
         &self,
         domain: Domain<D>,
@@ -374,41 +387,29 @@ impl SamplerSpec {
         setup: &Setup<D>,
     ) -> Result<Built<D>, BuildError> {
         self.check()?;
-        let radius = || radius.ok_or(BuildError::MissingRadius(self.name()));
         if setup.field.is_some() && !self.takes_radius_field() {
-            return Err(BuildError::FieldNotTaken(self.name()));
+            return Err(BuildError::FieldNotTaken(self.name(), takers(|c| c.field)));
         }
         if setup.region.is_some() && !self.takes_region() {
-            return Err(BuildError::RegionNotTaken(self.name()));
+            return Err(BuildError::RegionNotTaken(self.name(), takers(|c| c.region)));
         }
-        let region = setup.region.as_ref();
+        // The radius of a radius-driven sampler (a field's rmin when a field replaces it).
+        let field_rmin = setup.field.as_ref().map(|(field, _)| field.bounds().0);
+        let radius = || radius.or(field_rmin).ok_or(BuildError::MissingRadius(self.name()));
         let sampler: Box<dyn DynSampler<D>> = match self {
             SamplerSpec::Bridson(p) => {
-                let mut b = match &setup.field {
-                    Some((field, rule)) => {
-                        Bridson::builder_with_field(domain, Arc::clone(field)).with_pair_rule(*rule)
-                    }
-                    None => Bridson::builder(domain, radius()?),
-                };
+                let mut b = configure(Bridson::builder(domain, radius()?), max_points, setup);
                 if let Some(k) = p.k {
                     b = b.with_attempts(k);
                 }
                 if let Some(grid) = p.grid {
-                    b = b.with_grid(match grid {
-                        Grid::Coarse => GridResolution::Coarse,
-                        Grid::Fine => GridResolution::Fine,
-                    });
-                }
-                if let Some(limit) = max_points {
-                    b = b.with_max_points(limit);
-                }
-                if let Some(region) = region {
-                    b = b.with_region(Arc::clone(region));
+                    b = b.with_grid(grid);
                 }
                 Box::new(b.build()?)
             }
             SamplerSpec::ChunkedBridson(p) => {
-                let mut b = ChunkedBridson::builder(domain, radius()?);
+                let mut b =
+                    configure(ChunkedBridson::builder(domain, radius()?), max_points, setup);
                 if let Some(k) = p.k {
                     b = b.with_attempts(k);
                 }
@@ -418,120 +419,85 @@ impl SamplerSpec {
                 if let Some(threads) = p.threads {
                     b = b.with_threads(threads);
                 }
-                if let Some(limit) = max_points {
-                    b = b.with_max_points(limit);
+                Box::new(b.build()?)
+            }
+            SamplerSpec::DartThrowing(p) | SamplerSpec::DartThrowingGrid(p) => {
+                let mut b = configure(DartThrowing::builder(domain, radius()?), max_points, setup);
+                if let Some(misses) = p.max_misses {
+                    b = b.with_max_misses(misses);
+                }
+                if let SamplerSpec::DartThrowingGrid(_) = self {
+                    b = b.with_grid(GridResolution::default());
                 }
                 Box::new(b.build()?)
             }
-            SamplerSpec::DartThrowing(p) => Box::new(
-                dart_throwing(domain, radius, p, max_points, setup)?.without_grid().build()?,
-            ),
-            SamplerSpec::DartThrowingGrid(p) => Box::new(
-                dart_throwing(domain, radius, p, max_points, setup)?
-                    .with_grid(GridResolution::default())
-                    .build()?,
-            ),
             SamplerSpec::Maximal(_) => {
-                let mut b = Maximal::builder(domain, radius()?);
-                if let Some(limit) = max_points {
-                    b = b.with_max_points(limit);
-                }
-                if let Some(region) = region {
-                    b = b.with_region(Arc::clone(region));
-                }
-                Box::new(b.build()?)
+                Box::new(configure(Maximal::builder(domain, radius()?), max_points, setup).build()?)
             }
             SamplerSpec::SampleElimination(p) => {
-                let mut s =
-                    SampleElimination::new(domain).with_progressive(p.progressive.unwrap_or(false));
+                let mut b = configure(SampleElimination::builder(domain), max_points, setup)
+                    .with_progressive(p.progressive.unwrap_or(false));
                 if let Some(ratio) = p.ratio {
-                    s = s.with_ratio(ratio)?;
+                    b = b.with_ratio(ratio);
                 }
-                let s = in_region(s, region, |s, r| s.with_region(r))?;
-                limited(s, max_points, SampleElimination::with_max_points)?
+                Box::new(b.build()?)
             }
             SamplerSpec::BestCandidate(p) => {
-                let mut s = BestCandidate::new(domain)
+                let mut b = configure(BestCandidate::builder(domain), max_points, setup)
                     .with_growing_candidates(p.growing_candidates.unwrap_or(false));
                 if let Some(m) = p.candidates {
-                    s = s.with_candidates(m)?;
+                    b = b.with_candidates(m);
                 }
-                let s = in_region(s, region, |s, r| s.with_region(r))?;
-                limited(s, max_points, BestCandidate::with_max_points)?
+                Box::new(b.build()?)
             }
             SamplerSpec::Halton(p) => {
-                let s = Halton::new(domain)?.with_skip(p.skip.unwrap_or(0));
-                let s = in_region(s, region, |s, r| s.with_region(r))?;
-                limited(s, max_points, Halton::with_max_points)?
+                let b = configure(Halton::builder(domain), max_points, setup)
+                    .with_skip(p.skip.unwrap_or(0));
+                Box::new(b.build()?)
             }
             SamplerSpec::HaltonRandomized(p) => {
-                let s = Halton::new(domain)?.with_skip(p.skip.unwrap_or(0)).randomized();
-                let s = in_region(s, region, |s, r| s.with_region(r))?;
-                limited(s, max_points, Halton::with_max_points)?
+                let b = configure(Halton::builder(domain), max_points, setup)
+                    .with_skip(p.skip.unwrap_or(0));
+                Box::new(b.randomized().build()?)
             }
             SamplerSpec::JitteredGrid(_) => {
-                let s = in_region(JitteredGrid::new(domain), region, |s, r| s.with_region(r))?;
-                limited(s, max_points, JitteredGrid::with_max_points)?
+                Box::new(configure(JitteredGrid::builder(domain), max_points, setup).build()?)
             }
             SamplerSpec::WhiteNoise(_) => {
-                let s = in_region(WhiteNoise::new(domain), region, |s, r| s.with_region(r))?;
-                limited(s, max_points, WhiteNoise::with_max_points)?
+                Box::new(configure(WhiteNoise::builder(domain), max_points, setup).build()?)
             }
         };
         Ok(Built { spec: self.clone(), sampler })
     }
 }
 
-/// Dart throwing's builder with its own parameters, the point limit, and the setup's field
-/// and region, before the choice of search.
-fn dart_throwing<const D: usize>(
-    domain: Domain<D>,
-    radius: impl Fn() -> Result<f64, BuildError>,
-    params: &DartThrowingParams,
+/// The names of the samplers whose capabilities pass `takes`, for an error that lists them.
+pub fn takers(takes: impl Fn(&Capabilities) -> bool) -> String {
+    SamplerSpec::all_defaults()
+        .iter()
+        .filter(|spec| takes(&spec.capabilities()))
+        .map(|spec| spec.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A library builder with the shared settings of a run: the point limit, the setup's radius
+/// field (with its pair rule) and region.
+fn configure<const D: usize, O>(
+    mut builder: Builder<D, O>,
     max_points: Option<usize>,
     setup: &Setup<D>,
-) -> Result<DartThrowingBuilder<D>, BuildError> {
-    let mut builder = match &setup.field {
-        Some((field, rule)) => {
-            DartThrowing::builder_with_field(domain, Arc::clone(field)).with_pair_rule(*rule)
-        }
-        None => DartThrowing::builder(domain, radius()?),
-    };
-    if let Some(misses) = params.max_misses {
-        builder = builder.with_max_misses(misses);
-    }
-    if let Some(limit) = max_points {
-        builder = builder.with_max_points(limit);
+) -> Builder<D, O> {
+    if let Some((field, rule)) = &setup.field {
+        builder = builder.with_radius_field(Arc::clone(field)).with_pair_rule(*rule);
     }
     if let Some(region) = &setup.region {
         builder = builder.with_region(Arc::clone(region));
     }
-    Ok(builder)
-}
-
-/// A count-driven sampler restricted to `region` when one is given.
-fn in_region<const D: usize, S>(
-    sampler: S,
-    region: Option<&Arc<dyn Region<D>>>,
-    with_region: impl FnOnce(S, Arc<dyn Region<D>>) -> Result<S, Error>,
-) -> Result<S, Error> {
-    match region {
-        Some(region) => with_region(sampler, Arc::clone(region)),
-        None => Ok(sampler),
+    if let Some(limit) = max_points {
+        builder = builder.with_max_points(limit);
     }
-}
-
-/// The sampler with its point limit replaced when one is given, boxed.
-fn limited<const D: usize, S: Sampler<D> + 'static>(
-    sampler: S,
-    max_points: Option<usize>,
-    with_max_points: fn(S, usize) -> Result<S, Error>,
-) -> Result<Box<dyn DynSampler<D>>, Error> {
-    let sampler = match max_points {
-        Some(limit) => with_max_points(sampler, limit)?,
-        None => sampler,
-    };
-    Ok(Box::new(sampler))
+    builder
 }
 
 /// A sampler built from its specification, ready to run.
@@ -644,21 +610,10 @@ struct SpecCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use poisson_nd::Region;
 
     fn every_spec() -> Vec<SamplerSpec> {
-        vec![
-            SamplerSpec::Bridson(BridsonParams::default()),
-            SamplerSpec::ChunkedBridson(ChunkedBridsonParams::default()),
-            SamplerSpec::DartThrowing(DartThrowingParams::default()),
-            SamplerSpec::DartThrowingGrid(DartThrowingParams::default()),
-            SamplerSpec::Maximal(NoParams {}),
-            SamplerSpec::BestCandidate(BestCandidateParams::default()),
-            SamplerSpec::SampleElimination(SampleEliminationParams::default()),
-            SamplerSpec::Halton(HaltonParams::default()),
-            SamplerSpec::HaltonRandomized(HaltonParams::default()),
-            SamplerSpec::JitteredGrid(NoParams {}),
-            SamplerSpec::WhiteNoise(NoParams {}),
-        ]
+        SamplerSpec::all_defaults()
     }
 
     #[test]
@@ -831,7 +786,7 @@ mod tests {
                 }
                 Err(e) => {
                     assert!(!spec.takes_radius_field(), "{}", spec.name());
-                    assert_eq!(e, BuildError::FieldNotTaken(spec.name()));
+                    assert_eq!(e, BuildError::FieldNotTaken(spec.name(), takers(|c| c.field)));
                 }
             }
             // A region: every sampler that takes one keeps its points inside; the others
@@ -846,7 +801,7 @@ mod tests {
                 }
                 Err(e) => {
                     assert!(!spec.takes_region(), "{}", spec.name());
-                    assert_eq!(e, BuildError::RegionNotTaken(spec.name()));
+                    assert_eq!(e, BuildError::RegionNotTaken(spec.name(), takers(|c| c.region)));
                 }
             }
         }

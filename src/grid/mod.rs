@@ -24,8 +24,8 @@ pub(crate) mod storage;
 pub(crate) use conflict::{ConflictRule, ConstantRadius, FieldRule};
 pub(crate) use inline::InlineCells;
 pub(crate) use layout::GridLayout;
-pub use sorted::closest_pair_within;
 pub(crate) use sorted::SortedCells;
+pub use sorted::closest_pair_within;
 pub(crate) use storage::{CellHeads, DenseHeads, Grid, HashedHeads};
 
 use crate::error::Error;
@@ -47,6 +47,28 @@ pub enum GridResolution {
     /// 3^D cells around the candidate. Fewer, denser cells: less memory traffic.
     #[default]
     Coarse,
+}
+
+impl crate::choice::Choice for GridResolution {
+    const ALL: &'static [Self] = &[GridResolution::Coarse, GridResolution::Fine];
+
+    fn name(self) -> &'static str {
+        match self {
+            GridResolution::Coarse => "coarse",
+            GridResolution::Fine => "fine",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            GridResolution::Coarse => {
+                "cells of side r: several points per cell, 3^D cells searched"
+            }
+            GridResolution::Fine => {
+                "cells of side r/√D: one point per cell, the cells within reach searched"
+            }
+        }
+    }
 }
 
 /// Grid settings that change speed and memory, never the points: the advanced corner of a
@@ -116,22 +138,6 @@ pub(crate) fn check_field_reach<const D: usize>(
             ratio: rmax / rmin,
             cells,
             limit: FIELD_NEIGHBOURHOOD_LIMIT,
-        });
-    }
-    Ok(())
-}
-
-/// Validates the point limit of a sampler whose points live in a grid: at least 1 and no more
-/// than [`MAX_GRID_POINTS`].
-pub(crate) fn check_grid_point_limit(max_points: usize) -> Result<(), Error> {
-    if max_points == 0 {
-        return Err(Error::ZeroCount("max_points"));
-    }
-    if max_points > MAX_GRID_POINTS {
-        return Err(Error::InvalidParameter {
-            name: "max_points",
-            expected: "at most 2147483647",
-            value: max_points as f64,
         });
     }
     Ok(())

@@ -23,7 +23,8 @@ impl<const D: usize> SortedCells<D> {
     /// Sorts the points `set` (indices into `points`, fewer than 2^32, all inside the
     /// layout's domain) by the cells of a dense `layout`.
     pub(crate) fn new(layout: GridLayout<D>, points: &[Point<D>], set: &[u32]) -> Self {
-        let keys: Vec<usize> = set.iter().map(|&i| layout.key_near(&points[i as usize]) as usize).collect();
+        let keys: Vec<usize> =
+            set.iter().map(|&i| layout.key_near(&points[i as usize]) as usize).collect();
         let mut starts = vec![0u32; layout.key_count() as usize + 1];
         for &key in &keys {
             starts[key + 1] += 1;
@@ -96,7 +97,7 @@ pub fn closest_pair_within<const D: usize>(
     points: &[Point<D>],
     reach: f64,
 ) -> Option<(usize, usize, f64)> {
-    if points.len() < 2 || points.len() > u32::MAX as usize || !(reach > 0.0) {
+    if points.len() < 2 || points.len() > u32::MAX as usize || reach.is_nan() || reach <= 0.0 {
         return None;
     }
     let extent = domain.extent();
@@ -147,7 +148,8 @@ mod tests {
         .unwrap();
         for domain in [closed, closed.periodic()] {
             for n in [2usize, 3, 17, 400] {
-                let points: Vec<Point<D>> = (0..n).map(|_| domain.uniform_point(&mut rng)).collect();
+                let points: Vec<Point<D>> =
+                    (0..n).map(|_| domain.uniform_point(&mut rng)).collect();
                 for reach in [1e-3, 0.05, 0.3, 0.45, 0.7, 5.0] {
                     let mut best: Option<(usize, usize, f64)> = None;
                     for i in 0..n {

@@ -46,15 +46,6 @@ impl<const D: usize> SamplerRegion<D> {
         }
     }
 
-    /// The classified `region` for sampling in `domain`. Errors as [`Shape::new`].
-    pub(crate) fn from_region(
-        region: impl Region<D> + 'static,
-        domain: &Domain<D>,
-    ) -> Result<Self, Error> {
-        let region: Arc<dyn Region<D>> = Arc::new(region);
-        Self::new(Some(&region), domain)
-    }
-
     /// The same region, its shape prepared for shells of radius `reach` around points (see
     /// [`Shape::with_shell`]).
     pub(crate) fn with_shell(self, reach: f64) -> Self {

@@ -1,15 +1,14 @@
 //! Mitchell's best-candidate algorithm, with an exact nearest-neighbour search in a grid whose
 //! cells follow the shrinking spacing of the points.
 
+use crate::config::{Builder, Capabilities};
 use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::check_grid_point_limit;
 use crate::grid::conflict::NeverConflicts;
 use crate::grid::layout::GridLayout;
 use crate::grid::nearest::NearestGrid;
 use crate::point::Point;
-use crate::region::Region;
 use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use crate::samplers::jittered_grid::cubic_cells;
@@ -23,7 +22,7 @@ use std::sync::Arc;
 /// The first point is a single uniform draw (with no points placed every candidate is equally
 /// far). For every later point, `m` candidates are drawn uniformly from the domain in turn;
 /// the one with the largest distance to its nearest placed point wins, the earliest one on
-/// a tie. With [`with_growing_candidates`](Self::with_growing_candidates) the `i`-th new
+/// a tie. With [`with_growing_candidates`](Builder::with_growing_candidates) the `i`-th new
 /// point (with `i` points placed) gets `m·i` candidates, as in Mitchell's paper: the spacing
 /// then stays even as the set grows, at quadratic cost. Distances wrap around in a periodic
 /// domain. [`PointSet::attempts`] counts the candidates.
@@ -42,14 +41,14 @@ use std::sync::Arc;
 /// in 8D, below some 10^5 points, the grid saves little over scanning every point.
 /// Memory O(N).
 ///
-/// **In a region** ([`with_region`](Self::with_region)) every candidate is drawn uniformly in
+/// **In a region** ([`with_region`](Builder::with_region)) every candidate is drawn uniformly in
 /// the region, by rejection from the part of the box its bounding box covers, and the
 /// nearest-neighbour grid covers that part only: exactly `n` points in the region.
 /// [`PointSet::attempts`] then counts the draws, rejected ones included.
 ///
 /// ```
 /// use poisson_nd::{BestCandidate, Domain, Sampler};
-/// let sampler = BestCandidate::new(Domain::<2>::unit()).with_candidates(20)?;
+/// let sampler = BestCandidate::builder(Domain::<2>::unit()).with_candidates(20).build()?;
 /// let set = sampler.sample_seeded(500, 42);
 /// assert_eq!(set.len(), 500);
 /// assert_eq!(set.attempts, 1 + 499 * 20);
@@ -64,7 +63,73 @@ pub struct BestCandidate<const D: usize> {
     region: SamplerRegion<D>,
 }
 
+/// Best candidate's own options, beside the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BestCandidateOptions {
+    candidates: u32,
+    growing: bool,
+}
+
+impl Default for BestCandidateOptions {
+    fn default() -> Self {
+        BestCandidateOptions { candidates: defaults::CANDIDATES, growing: false }
+    }
+}
+
+/// The configuration of a [`BestCandidate`] sampler before it is checked: a region (every
+/// candidate drawn in it), the point limit, and its own `m`.
+pub type BestCandidateBuilder<const D: usize> = Builder<D, BestCandidateOptions>;
+
+impl<const D: usize> Builder<D, BestCandidateOptions> {
+    /// Sets `m`, the candidates per point (default 10). More candidates give a more even
+    /// spacing at a proportional cost; 0 is an error at [`build`](Self::build).
+    #[must_use]
+    pub fn with_candidates(mut self, m: u32) -> Self {
+        self.options.candidates = m;
+        self
+    }
+
+    /// With `true`, the `i`-th new point (when `i` points are placed) is chosen from `m·i`
+    /// candidates, as in Mitchell (1991); with `false` (the default) from `m`.
+    #[must_use]
+    pub fn with_growing_candidates(mut self, growing: bool) -> Self {
+        self.options.growing = growing;
+        self
+    }
+
+    /// Checks the configuration. Errors: `m = 0`; a point limit of 0 or above 2147483647;
+    /// with a region, a periodic domain, a region that misses the domain's box, or one with
+    /// no point found in it.
+    ///
+    /// ```
+    /// use poisson_nd::region::{BoxRegion, Region};
+    /// use poisson_nd::{BestCandidate, Domain, Sampler};
+    /// let strip = BoxRegion::new([0.0, 0.4], [1.0, 0.6])?;
+    /// let sampler = BestCandidate::builder(Domain::<2>::unit()).with_region(strip).build()?;
+    /// let set = sampler.sample_seeded(200, 3);
+    /// assert_eq!(set.len(), 200);
+    /// assert!(set.points.iter().all(|p| strip.contains(p)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn build(self) -> Result<BestCandidate<D>, Error> {
+        let checked = self.config.check("best-candidate", &BestCandidate::<D>::CAPABILITIES)?;
+        if self.options.candidates == 0 {
+            return Err(Error::ZeroCount("m (candidates per point)"));
+        }
+        Ok(BestCandidate {
+            domain: checked.domain,
+            candidates: self.options.candidates,
+            growing: self.options.growing,
+            max_points: checked.max_points,
+            region: checked.region,
+        })
+    }
+}
+
 impl<const D: usize> BestCandidate<D> {
+    /// What best candidate supports: regions, any box and dimension.
+    pub const CAPABILITIES: Capabilities = Capabilities::COUNT_DRIVEN;
+
     /// Best-candidate sampling in `domain` with [`defaults::CANDIDATES`] candidates per point,
     /// a fixed number per point, and the point limit [`defaults::MAX_POINTS`].
     pub fn new(domain: Domain<D>) -> Self {
@@ -77,49 +142,20 @@ impl<const D: usize> BestCandidate<D> {
         }
     }
 
-    /// Draws every candidate in `region` (see above). Errors: a periodic domain, a region
-    /// that misses the domain's box, or one with no point found in it.
-    ///
-    /// ```
-    /// use poisson_nd::region::{BoxRegion, Region};
-    /// use poisson_nd::{BestCandidate, Domain, Sampler};
-    /// let strip = BoxRegion::new([0.0, 0.4], [1.0, 0.6])?;
-    /// let sampler = BestCandidate::new(Domain::<2>::unit()).with_region(strip)?;
-    /// let set = sampler.sample_seeded(200, 3);
-    /// assert_eq!(set.len(), 200);
-    /// assert!(set.points.iter().all(|p| strip.contains(p)));
-    /// # Ok::<(), poisson_nd::Error>(())
-    /// ```
-    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
-        self.region = SamplerRegion::from_region(region, &self.domain)?;
-        Ok(self)
+    /// The configuration of best candidate in `domain`; set what you need, then
+    /// [`build`](Builder::build).
+    pub fn builder(domain: Domain<D>) -> BestCandidateBuilder<D> {
+        Builder::with_defaults(domain, None, BestCandidateOptions::default())
     }
 
-    /// Sets `m`, the candidates per point (default 10). More candidates give a more even
-    /// spacing at a proportional cost. Errors when `m = 0`.
-    pub fn with_candidates(mut self, m: u32) -> Result<Self, Error> {
-        if m == 0 {
-            return Err(Error::ZeroCount("m (candidates per point)"));
-        }
-        self.candidates = m;
-        Ok(self)
-    }
-
-    /// With `true`, the `i`-th new point (when `i` points are placed) is chosen from `m·i`
-    /// candidates, as in Mitchell (1991); with `false` (the default) from `m`.
-    #[must_use]
-    pub fn with_growing_candidates(mut self, growing: bool) -> Self {
-        self.growing = growing;
-        self
-    }
-
-    /// Caps the points one run may produce (default [`defaults::MAX_POINTS`]); a larger `n`
-    /// stops at the cap with [`StopReason::PointLimit`]. Errors when it is 0 or above
-    /// 2147483647.
-    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        check_grid_point_limit(max_points)?;
-        self.max_points = max_points;
-        Ok(self)
+    /// This sampler's configuration, to change and build again.
+    pub fn to_builder(&self) -> BestCandidateBuilder<D> {
+        let mut builder = Self::builder(self.domain)
+            .with_max_points(self.max_points)
+            .with_candidates(self.candidates)
+            .with_growing_candidates(self.growing);
+        builder.config.region = self.region.user_region();
+        builder
     }
 
     /// Candidates per point, `m`.

@@ -4,6 +4,7 @@
 //! can start from given points, advance a step at a time, stop and resume.
 //! [`Bridson::sample`] is a [`BridsonFill`] run in one go.
 
+use crate::config::{Builder, Capabilities, Config};
 use crate::defaults;
 use crate::domain::Domain;
 use crate::engine::front::{self, Rules, Step};
@@ -12,12 +13,12 @@ pub use crate::engine::shell::CandidateDistance;
 use crate::engine::shell::PairedShell;
 use crate::engine::space::{DiskSpace, FieldSpace};
 use crate::error::Error;
-use crate::field::{FieldSetup, PairRule, RadiusField, field_layout, resolve_field};
+use crate::field::{FieldSetup, PairRule, RadiusField, field_layout};
 use crate::grid::{
     CellHeads, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, GridResolution,
     HashedHeads, Tuning,
 };
-use crate::packing::{check_radius, max_points_estimate};
+use crate::packing::max_points_estimate;
 use crate::point::Point;
 use crate::region::shape::{SamplerRegion, Shape, ShellRegion};
 use crate::region::{Region, WholeDomain};
@@ -83,41 +84,28 @@ pub struct Bridson<const D: usize> {
     region: SamplerRegion<D>,
 }
 
-/// The configuration of a [`Bridson`] sampler before it is checked: every setter is
-/// infallible and [`build`](Self::build) validates the whole once.
-#[derive(Clone)]
-pub struct BridsonBuilder<const D: usize> {
-    domain: Domain<D>,
-    radius: f64,
-    attempts: u32,
-    max_points: usize,
-    resolution: GridResolution,
-    tuning: Tuning,
+/// Bridson's own options, beside the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BridsonOptions {
     candidate_distance: CandidateDistance,
-    field: Option<Arc<dyn RadiusField<D>>>,
-    pair_rule: PairRule,
     restart_darts: u32,
-    region: Option<Arc<dyn Region<D>>>,
 }
 
-impl<const D: usize> std::fmt::Debug for BridsonBuilder<D> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BridsonBuilder")
-            .field("domain", &self.domain)
-            .field("radius", &self.radius)
-            .field("attempts", &self.attempts)
-            .field("max_points", &self.max_points)
-            .field("resolution", &self.resolution)
-            .field("candidate_distance", &self.candidate_distance)
-            .field("field", &self.field)
-            .field("pair_rule", &self.pair_rule)
-            .field("restart_darts", &self.restart_darts)
-            .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
-            .finish_non_exhaustive()
+impl Default for BridsonOptions {
+    fn default() -> Self {
+        BridsonOptions {
+            candidate_distance: CandidateDistance::default(),
+            restart_darts: defaults::RESTART_DARTS,
+        }
     }
 }
 
-impl<const D: usize> BridsonBuilder<D> {
+/// The configuration of a [`Bridson`] sampler before it is checked: the shared settings
+/// ([`Builder`]: region, radius field, `k`, point limit, grid) and Bridson's own; every setter
+/// is infallible and [`build`](Builder::build) validates the whole once.
+pub type BridsonBuilder<const D: usize> = Builder<D, BridsonOptions>;
+
+impl<const D: usize> Builder<D, BridsonOptions> {
     /// Sets how many uniform darts a run with a radius field throws when no point is active
     /// (default [`defaults::RESTART_DARTS`]): the first that keeps the pair rule's distance
     /// is stored and the run grows from it again; when all miss, the run ends. Where the
@@ -128,70 +116,7 @@ impl<const D: usize> BridsonBuilder<D> {
     /// constant one) it changes nothing.
     #[must_use]
     pub fn with_restart_darts(mut self, darts: u32) -> Self {
-        self.restart_darts = darts;
-        self
-    }
-
-    /// Replaces the radius by a radius field: each point gets the radius the field gives at
-    /// its position, and every pair keeps the distance of the pair rule
-    /// ([`with_pair_rule`](Self::with_pair_rule), default [`PairRule::Max`]). The field's
-    /// bounds `(rmin, rmax)` size the grid and are checked by [`build`](Self::build); the
-    /// point limit is checked against `rmin`. A [`ConstantField`](crate::field::ConstantField)
-    /// runs the constant-radius code: the same points as [`Bridson::new`] with its radius.
-    #[must_use]
-    pub fn with_radius_field(mut self, field: impl RadiusField<D> + 'static) -> Self {
-        self.field = Some(Arc::new(field));
-        self
-    }
-
-    /// Sets the pair rule of a radius field (default [`PairRule::Max`]); without a field
-    /// (or with a constant one) every rule is the one radius and this changes nothing.
-    #[must_use]
-    pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
-        self.pair_rule = rule;
-        self
-    }
-
-    /// Samples only the points of `region` instead of the whole box, and fills every piece
-    /// of it: when the front dies, a restart scan seeds the uncovered parts (see
-    /// [`BridsonFill`] and docs/algorithms.md, "Regions"). The domain stays the metric
-    /// space and must be closed; [`build`](Self::build) checks the region against it.
-    #[must_use]
-    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Self {
-        self.region = Some(Arc::new(region));
-        self
-    }
-
-    /// Samples the whole box again (the default).
-    #[must_use]
-    pub fn without_region(mut self) -> Self {
-        self.region = None;
-        self
-    }
-
-    /// Sets `k`, the candidates tried around an active point before it retires (default
-    /// [`defaults::ATTEMPTS`], 30). More attempts give denser sets at a higher cost; `k = 0`
-    /// is an error at [`build`](Self::build).
-    #[must_use]
-    pub fn with_attempts(mut self, k: u32) -> Self {
-        self.attempts = k;
-        self
-    }
-
-    /// Sets the point limit (default [`defaults::MAX_POINTS`]). It must hold the densest
-    /// packing of the box at the radius, which [`build`](Self::build) checks.
-    #[must_use]
-    pub fn with_max_points(mut self, max_points: usize) -> Self {
-        self.max_points = max_points;
-        self
-    }
-
-    /// Chooses the background grid's resolution (default: [`GridResolution::Coarse`]).
-    /// The grid only answers "is a point closer than r?", so the output is bit-identical for
-    /// every resolution; only the speed changes.
-    #[must_use]
-    pub fn with_grid(mut self, resolution: GridResolution) -> Self {
-        self.resolution = resolution;
+        self.options.restart_darts = darts;
         self
     }
 
@@ -199,14 +124,7 @@ impl<const D: usize> BridsonBuilder<D> {
     /// [`CandidateDistance::UniformInVolume`], Bridson's specification).
     #[must_use]
     pub fn with_candidate_distance(mut self, distance: CandidateDistance) -> Self {
-        self.candidate_distance = distance;
-        self
-    }
-
-    /// Advanced: grid tuning that changes speed and memory, never the points.
-    #[must_use]
-    pub fn with_tuning(mut self, tuning: Tuning) -> Self {
-        self.tuning = tuning;
+        self.options.candidate_distance = distance;
         self
     }
 
@@ -222,59 +140,56 @@ impl<const D: usize> BridsonBuilder<D> {
     /// misses the domain's box, or one with no point found in it (the radius is then checked
     /// against the part of the box the region can occupy).
     pub fn build(self) -> Result<Bridson<D>, Error> {
-        let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
-        let sampling = *region.sampling_box(&self.domain);
-        let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
+        let checked = self.config.check("bridson", &Bridson::<D>::CAPABILITIES)?;
+        checked.check_budget()?;
+        let sampling = *checked.sampling_box();
+        let (radius, rmax) = checked.radius_bounds();
         // Candidates lie within 2r of their active point (2·rmax with a field); a hair more
         // for rounding.
-        let shell = 2.0 * field.as_ref().map_or(radius, |setup| setup.rmax) * (1.0 + 1e-9);
-        let region = region.with_shell(shell);
-        check_radius(&sampling, radius, self.max_points)?;
-        if self.attempts == 0 {
-            return Err(Error::ZeroCount("k (attempts per active point)"));
-        }
-        let layout = match &field {
+        let region = checked.region.clone().with_shell(2.0 * rmax * (1.0 + 1e-9));
+        let resolution = checked.grid.unwrap_or_default();
+        let layout = match &checked.field {
             None => GridLayout::for_rule(
                 &sampling,
                 &ConstantRadius::new(radius),
-                self.resolution,
-                self.tuning.dense_grid_limit(),
+                resolution,
+                checked.tuning.dense_grid_limit(),
             )?,
-            Some(setup) => field_layout(&sampling, setup, self.resolution, self.tuning)?,
+            Some(setup) => field_layout(&sampling, setup, resolution, checked.tuning)?,
         };
         Ok(Bridson {
-            domain: self.domain,
+            domain: checked.domain,
             radius,
-            attempts: self.attempts,
-            max_points: self.max_points,
-            resolution: self.resolution,
-            tuning: self.tuning,
+            attempts: checked.attempts,
+            max_points: checked.max_points,
+            resolution,
+            tuning: checked.tuning,
             layout: Arc::new(layout),
-            candidate_distance: self.candidate_distance,
-            field,
-            restart_darts: self.restart_darts,
+            candidate_distance: self.options.candidate_distance,
+            field: checked.field,
+            restart_darts: self.options.restart_darts,
             region,
         })
     }
 }
 
 impl<const D: usize> Bridson<D> {
+    /// What Bridson's sampler supports: a radius or a radius field, regions, closed and
+    /// periodic boxes, `k`, the grid, every dimension.
+    pub const CAPABILITIES: Capabilities = Capabilities {
+        radius: true,
+        field: true,
+        region: true,
+        periodic: true,
+        attempts: true,
+        grid: true,
+        max_dimension: usize::MAX,
+    };
+
     /// The configuration of Bridson's sampler in `domain` with minimum distance `radius`,
     /// with every default; set what you need, then [`build`](BridsonBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> BridsonBuilder<D> {
-        BridsonBuilder {
-            domain,
-            radius,
-            attempts: defaults::ATTEMPTS,
-            max_points: defaults::MAX_POINTS,
-            resolution: GridResolution::default(),
-            tuning: Tuning::default(),
-            candidate_distance: CandidateDistance::default(),
-            field: None,
-            pair_rule: PairRule::default(),
-            restart_darts: defaults::RESTART_DARTS,
-            region: None,
-        }
+        Builder::with_defaults(domain, Some(radius), BridsonOptions::default())
     }
 
     /// The configuration of Bridson's sampler in `domain` with a radius field (see
@@ -311,19 +226,19 @@ impl<const D: usize> Bridson<D> {
 
     /// This sampler's configuration, to change and build again.
     pub fn to_builder(&self) -> BridsonBuilder<D> {
-        BridsonBuilder {
-            domain: self.domain,
-            radius: self.radius,
-            attempts: self.attempts,
-            max_points: self.max_points,
-            resolution: self.resolution,
-            tuning: self.tuning,
+        let mut config = Config::new(self.domain, Some(self.radius));
+        config.field = self.field.as_ref().map(|setup| Arc::clone(&setup.field));
+        config.pair_rule = self.pair_rule();
+        config.region = self.region.user_region();
+        config.attempts = self.attempts;
+        config.max_points = self.max_points;
+        config.grid = Some(self.resolution);
+        config.tuning = self.tuning;
+        let options = BridsonOptions {
             candidate_distance: self.candidate_distance,
-            field: self.field.as_ref().map(|setup| Arc::clone(&setup.field)),
-            pair_rule: self.pair_rule(),
             restart_darts: self.restart_darts,
-            region: self.region.user_region(),
-        }
+        };
+        Builder { config, options }
     }
 
     /// Darts thrown when no point is active, in a run with a radius field.

@@ -4,10 +4,9 @@
 use crate::chunked::cells::{CellKey, Cells, check_chunk_side};
 use crate::chunked::engine::{CellPoints, Engine};
 use crate::chunked::{chunks_in, default_chunk_side, min_chunk_side};
-use crate::defaults;
+use crate::config::{Builder, Capabilities};
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::check_grid_point_limit;
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
 use crate::samplers::Bridson;
 use rand::Rng;
@@ -43,32 +42,25 @@ pub struct ChunkedBridson<const D: usize> {
     max_points: usize,
 }
 
-/// Settings of a [`ChunkedBridson`], made by [`ChunkedBridson::builder`].
-#[derive(Debug, Clone)]
-pub struct ChunkedBridsonBuilder<const D: usize> {
-    domain: Domain<D>,
-    radius: f64,
+/// The chunked sampler's own options, beside the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ChunkedBridsonOptions {
     chunk_side: Option<f64>,
-    attempts: u32,
     threads: Option<usize>,
-    max_points: usize,
 }
 
-impl<const D: usize> ChunkedBridsonBuilder<D> {
+/// Settings of a [`ChunkedBridson`], made by [`ChunkedBridson::builder`]: the shared ones
+/// ([`Builder`]: `k`, the point limit) and the chunk side and thread count.
+pub type ChunkedBridsonBuilder<const D: usize> = Builder<D, ChunkedBridsonOptions>;
+
+impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
     /// Sets the chunk side (default [`default_chunk_side`]; at least [`min_chunk_side`]). In
     /// a periodic box the side is rounded up so that whole chunks tile it, or down to half
     /// the box where that is more (a torus needs two chunks per axis, each at least
     /// [`min_chunk_side`]).
     #[must_use]
     pub fn with_chunk_side(mut self, side: f64) -> Self {
-        self.chunk_side = Some(side);
-        self
-    }
-
-    /// Sets Bridson's candidates per active point (default [`defaults::ATTEMPTS`]).
-    #[must_use]
-    pub fn with_attempts(mut self, k: u32) -> Self {
-        self.attempts = k;
+        self.options.chunk_side = Some(side);
         self
     }
 
@@ -76,14 +68,7 @@ impl<const D: usize> ChunkedBridsonBuilder<D> {
     /// not depend on it. Without the `rayon` feature every run is on the calling thread.
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Self {
-        self.threads = Some(threads);
-        self
-    }
-
-    /// Caps the points of one run (default [`defaults::MAX_POINTS`]).
-    #[must_use]
-    pub fn with_max_points(mut self, max_points: usize) -> Self {
-        self.max_points = max_points;
+        self.options.threads = Some(threads);
         self
     }
 
@@ -91,23 +76,26 @@ impl<const D: usize> ChunkedBridsonBuilder<D> {
     /// threads or points, a chunk side below [`min_chunk_side`], a periodic box with fewer
     /// than two chunks along an axis.
     pub fn build(self) -> Result<ChunkedBridson<D>, Error> {
-        let bridson = Bridson::builder(self.domain, self.radius)
-            .with_attempts(self.attempts)
-            .with_max_points(self.max_points)
+        let checked = self.config.check("chunked-bridson", &ChunkedBridson::<D>::CAPABILITIES)?;
+        checked.check_budget()?;
+        // The settings every cell's run takes (its domain is unused: cells bring their own).
+        let bridson = Bridson::builder(checked.domain, checked.radius)
+            .with_attempts(checked.attempts)
+            .with_max_points(checked.max_points)
             .build()?;
-        check_grid_point_limit(self.max_points)?;
-        if self.threads == Some(0) {
+        if self.options.threads == Some(0) {
             return Err(Error::ZeroCount("threads"));
         }
-        let r = self.radius;
-        let target = self.chunk_side.unwrap_or_else(|| default_chunk_side(D, r));
+        let r = checked.radius;
+        let target = self.options.chunk_side.unwrap_or_else(|| default_chunk_side(D, r));
         check_chunk_side::<D>(target, r)?;
         let min = min_chunk_side(D, r);
-        let extent = self.domain.extent();
+        let domain = checked.domain;
+        let extent = domain.extent();
         let mut side = [target; D];
         let mut chunks = [0i64; D];
         for i in 0..D {
-            if self.domain.is_periodic() {
+            if domain.is_periodic() {
                 // Two chunks at least, as long as they are not below the smallest side.
                 let n = (extent[i] / target).floor().max(2.0);
                 if extent[i] / n < min {
@@ -120,27 +108,34 @@ impl<const D: usize> ChunkedBridsonBuilder<D> {
             }
         }
         Ok(ChunkedBridson {
-            cells: Cells::new(*self.domain.origin(), side, r),
-            domain: self.domain,
+            cells: Cells::new(*domain.origin(), side, r),
+            domain,
             bridson,
             chunks,
-            threads: self.threads,
-            max_points: self.max_points,
+            threads: self.options.threads,
+            max_points: checked.max_points,
         })
     }
 }
 
 impl<const D: usize> ChunkedBridson<D> {
+    /// What the chunked sampler supports: a radius, closed and periodic boxes, `k`, every
+    /// dimension. No radius field or region: the chunk engine decides each cell from the
+    /// cells of lower strata next to it within a fixed reach of the one radius; regions and
+    /// fields would need the engine's cells to carry them (not done yet).
+    pub const CAPABILITIES: Capabilities = Capabilities {
+        radius: true,
+        field: false,
+        region: false,
+        periodic: true,
+        attempts: true,
+        grid: false,
+        max_dimension: usize::MAX,
+    };
+
     /// A sampler of `domain` at `radius`, to be set up further.
     pub fn builder(domain: Domain<D>, radius: f64) -> ChunkedBridsonBuilder<D> {
-        ChunkedBridsonBuilder {
-            domain,
-            radius,
-            chunk_side: None,
-            attempts: defaults::ATTEMPTS,
-            threads: None,
-            max_points: defaults::MAX_POINTS,
-        }
+        Builder::with_defaults(domain, Some(radius), ChunkedBridsonOptions::default())
     }
 
     /// A sampler of `domain` at `radius` with the default settings.

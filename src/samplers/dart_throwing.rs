@@ -1,15 +1,16 @@
 //! Dart throwing: the naive Poisson-disk baseline, and the same process sped up by a grid.
 
+use crate::config::{Builder, Capabilities, Config};
 use crate::defaults;
 use crate::domain::Domain;
 use crate::engine::scan::Scan;
 use crate::error::Error;
-use crate::field::{FieldSetup, PairRule, RadiusField, field_layout, resolve_field};
+use crate::field::{FieldSetup, PairRule, RadiusField, field_layout};
 use crate::grid::{
     CellHeads, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, GridResolution,
     HashedHeads, Tuning,
 };
-use crate::packing::{check_radius, max_points_estimate};
+use crate::packing::max_points_estimate;
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
 use crate::region::shape::{SamplerRegion, Shape};
 use crate::region::{Region, WholeDomain};
@@ -79,110 +80,33 @@ pub struct DartThrowing<const D: usize> {
     region: SamplerRegion<D>,
 }
 
-/// The configuration of a [`DartThrowing`] sampler before it is checked: every setter is
-/// infallible and [`build`](Self::build) validates the whole once.
-#[derive(Clone)]
-pub struct DartThrowingBuilder<const D: usize> {
-    domain: Domain<D>,
-    radius: f64,
+/// Dart throwing's own options, beside the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DartThrowingOptions {
     max_misses: u64,
-    max_points: usize,
-    tuning: Tuning,
-    grid: Option<GridResolution>,
-    field: Option<Arc<dyn RadiusField<D>>>,
-    pair_rule: PairRule,
-    region: Option<Arc<dyn Region<D>>>,
 }
 
-impl<const D: usize> std::fmt::Debug for DartThrowingBuilder<D> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DartThrowingBuilder")
-            .field("domain", &self.domain)
-            .field("radius", &self.radius)
-            .field("max_misses", &self.max_misses)
-            .field("max_points", &self.max_points)
-            .field("grid", &self.grid)
-            .field("field", &self.field)
-            .field("pair_rule", &self.pair_rule)
-            .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
-            .finish_non_exhaustive()
+impl Default for DartThrowingOptions {
+    fn default() -> Self {
+        DartThrowingOptions { max_misses: defaults::MAX_MISSES }
     }
 }
 
-impl<const D: usize> DartThrowingBuilder<D> {
-    /// Replaces the radius by a radius field, as
-    /// [`BridsonBuilder::with_radius_field`](crate::BridsonBuilder::with_radius_field)
-    /// does: each dart gets the field's radius at its position and must keep the pair
-    /// rule's distance ([`with_pair_rule`](Self::with_pair_rule), default
-    /// [`PairRule::Max`]) to every accepted point.
-    #[must_use]
-    pub fn with_radius_field(mut self, field: impl RadiusField<D> + 'static) -> Self {
-        self.field = Some(Arc::new(field));
-        self
-    }
+/// The configuration of a [`DartThrowing`] sampler before it is checked: the shared settings
+/// ([`Builder`]: region, radius field, point limit, grid) and dart throwing's own; every
+/// setter is infallible and [`build`](Builder::build) validates the whole once. Without
+/// [`with_grid`](Builder::with_grid) every dart is tested against every accepted point (the
+/// naive baseline); with it, darts are looked up in a background grid of that resolution
+/// (the same points; the label becomes `"dart-throwing-grid"`).
+pub type DartThrowingBuilder<const D: usize> = Builder<D, DartThrowingOptions>;
 
-    /// Sets the pair rule of a radius field (default [`PairRule::Max`]).
-    #[must_use]
-    pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
-        self.pair_rule = rule;
-        self
-    }
-
-    /// Samples only the points of `region` instead of the whole box: darts are drawn from
-    /// the part of the domain's box the region's bounding box covers, and a dart outside the
-    /// region misses. When the misses end the run, a restart scan adds a point to every part
-    /// of the region left uncovered (docs/algorithms.md, "Regions"). The domain stays the
-    /// metric space and must be closed; [`build`](Self::build) checks the region against it.
-    #[must_use]
-    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Self {
-        self.region = Some(Arc::new(region));
-        self
-    }
-
-    /// Samples the whole box again (the default).
-    #[must_use]
-    pub fn without_region(mut self) -> Self {
-        self.region = None;
-        self
-    }
-
+impl<const D: usize> Builder<D, DartThrowingOptions> {
     /// Sets how many darts in a row may miss before the run ends with
     /// [`StopReason::Exhausted`] (default [`defaults::MAX_MISSES`]); 0 is an error at
     /// [`build`](Self::build).
     #[must_use]
     pub fn with_max_misses(mut self, max_misses: u64) -> Self {
-        self.max_misses = max_misses;
-        self
-    }
-
-    /// Sets the point limit (default [`defaults::MAX_POINTS`]). It must hold the densest
-    /// packing of the box at the radius, which [`build`](Self::build) checks.
-    #[must_use]
-    pub fn with_max_points(mut self, max_points: usize) -> Self {
-        self.max_points = max_points;
-        self
-    }
-
-    /// Looks darts up in a background grid of the given resolution instead of testing every
-    /// accepted point (see [`GridResolution`]; [`GridResolution::default`] is the usual
-    /// choice). The points stay bit-identical; the label becomes `"dart-throwing-grid"`.
-    #[must_use]
-    pub fn with_grid(mut self, resolution: GridResolution) -> Self {
-        self.grid = Some(resolution);
-        self
-    }
-
-    /// Tests every accepted point (the default): the naive baseline.
-    #[must_use]
-    pub fn without_grid(mut self) -> Self {
-        self.grid = None;
-        self
-    }
-
-    /// Advanced: grid tuning that changes speed and memory, never the points.
-    #[must_use]
-    pub fn with_tuning(mut self, tuning: Tuning) -> Self {
-        self.tuning = tuning;
+        self.options.max_misses = max_misses;
         self
     }
 
@@ -197,57 +121,59 @@ impl<const D: usize> DartThrowingBuilder<D> {
     /// ([`Error::RadiusRatioTooLarge`]). With a region: a periodic domain, a region that
     /// misses the domain's box, or one with no point found in it.
     pub fn build(self) -> Result<DartThrowing<D>, Error> {
-        let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
-        let sampling = *region.sampling_box(&self.domain);
-        let (radius, field) = resolve_field(self.radius, self.field, self.pair_rule)?;
-        check_radius(&sampling, radius, self.max_points)?;
-        if self.max_misses == 0 {
+        let checked = self.config.check("dart-throwing", &DartThrowing::<D>::CAPABILITIES)?;
+        checked.check_budget()?;
+        if self.options.max_misses == 0 {
             return Err(Error::ZeroCount("max_misses"));
         }
-        let grid = match (self.grid, &field) {
+        let sampling = *checked.sampling_box();
+        let radius = checked.radius;
+        let grid = match (checked.grid, &checked.field) {
             (Some(resolution), None) => {
                 let layout = GridLayout::for_rule(
                     &sampling,
                     &ConstantRadius::new(radius),
                     resolution,
-                    self.tuning.dense_grid_limit(),
+                    checked.tuning.dense_grid_limit(),
                 )?;
                 Some((resolution, Arc::new(layout)))
             }
             (Some(resolution), Some(setup)) => {
-                let layout = field_layout(&sampling, setup, resolution, self.tuning)?;
+                let layout = field_layout(&sampling, setup, resolution, checked.tuning)?;
                 Some((resolution, Arc::new(layout)))
             }
             (None, _) => None,
         };
         Ok(DartThrowing {
-            domain: self.domain,
+            domain: checked.domain,
             radius,
-            max_misses: self.max_misses,
-            max_points: self.max_points,
-            tuning: self.tuning,
+            max_misses: self.options.max_misses,
+            max_points: checked.max_points,
+            tuning: checked.tuning,
             grid,
-            field,
-            region,
+            field: checked.field,
+            region: checked.region,
         })
     }
 }
 
 impl<const D: usize> DartThrowing<D> {
+    /// What dart throwing supports: a radius or a radius field, regions, closed and periodic
+    /// boxes, the grid (or none), every dimension.
+    pub const CAPABILITIES: Capabilities = Capabilities {
+        radius: true,
+        field: true,
+        region: true,
+        periodic: true,
+        attempts: false,
+        grid: true,
+        max_dimension: usize::MAX,
+    };
+
     /// The configuration of naive dart throwing in `domain` with minimum distance `radius`,
     /// with every default; set what you need, then [`build`](DartThrowingBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> DartThrowingBuilder<D> {
-        DartThrowingBuilder {
-            domain,
-            radius,
-            max_misses: defaults::MAX_MISSES,
-            max_points: defaults::MAX_POINTS,
-            tuning: Tuning::default(),
-            grid: None,
-            field: None,
-            pair_rule: PairRule::default(),
-            region: None,
-        }
+        Builder::with_defaults(domain, Some(radius), DartThrowingOptions::default())
     }
 
     /// The configuration of naive dart throwing in `domain` with a radius field (see
@@ -269,17 +195,14 @@ impl<const D: usize> DartThrowing<D> {
 
     /// This sampler's configuration, to change and build again.
     pub fn to_builder(&self) -> DartThrowingBuilder<D> {
-        DartThrowingBuilder {
-            domain: self.domain,
-            radius: self.radius,
-            max_misses: self.max_misses,
-            max_points: self.max_points,
-            tuning: self.tuning,
-            grid: self.grid_resolution(),
-            field: self.field.as_ref().map(|setup| Arc::clone(&setup.field)),
-            pair_rule: self.pair_rule(),
-            region: self.region.user_region(),
-        }
+        let mut config = Config::new(self.domain, Some(self.radius));
+        config.field = self.field.as_ref().map(|setup| Arc::clone(&setup.field));
+        config.pair_rule = self.pair_rule();
+        config.region = self.region.user_region();
+        config.max_points = self.max_points;
+        config.grid = self.grid_resolution();
+        config.tuning = self.tuning;
+        Builder { config, options: DartThrowingOptions { max_misses: self.max_misses } }
     }
 
     /// Whether a region smaller than the box was set.

@@ -1,6 +1,6 @@
 //! The Halton sequence: radical inverses in the first D primes, plain or randomly scrambled.
 
-use crate::defaults;
+use crate::config::{Builder, Capabilities};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
@@ -28,10 +28,10 @@ pub const MAX_DIM: usize = PRIMES.len();
 ///
 /// - **Indices start at 1**, because index 0 is the corner `origin` on every axis; in 2D the
 ///   points are (1/2, 1/3), (1/4, 2/3), (3/4, 1/9), ... in the unit square.
-///   [`with_skip(s)`](Self::with_skip) starts at index `1 + s`.
+///   [`with_skip(s)`](Builder::with_skip) starts at index `1 + s`.
 /// - The **plain** sequence is deterministic: it never reads the generator, every seed gives
 ///   the same points.
-/// - [`randomized`](Self::randomized) applies a random digit permutation (Owen 2017, "A
+/// - [`randomized`](Builder::randomized) applies a random digit permutation (Owen 2017, "A
 ///   randomized Halton algorithm in R"): for every axis and every digit position an
 ///   independent, uniformly random permutation of the digits `0..b`, drawn from the
 ///   generator handed to [`Sampler::sample`] at the start of each run. All digit positions
@@ -48,7 +48,7 @@ pub const MAX_DIM: usize = PRIMES.len();
 /// spacing, and axes with large bases are strongly correlated for the first indices
 /// (visible in 2D projections of high dimensions).
 ///
-/// **In a region** ([`with_region`](Self::with_region)) the sequence is laid over the part of
+/// **In a region** ([`with_region`](Builder::with_region)) the sequence is laid over the part of
 /// the box the region's bounding box covers, and the points that fall in the region are kept,
 /// in index order, until there are `n` (rejection along the sequence). The kept points are
 /// the sequence's own, so its stratification survives wherever the boundary does not cut: over
@@ -64,7 +64,7 @@ pub const MAX_DIM: usize = PRIMES.len();
 /// let set = halton.sample_seeded(3, 42);
 /// assert_eq!(set.points, vec![[0.5, 1.0 / 3.0], [0.25, 2.0 / 3.0], [0.75, 1.0 / 9.0]]);
 /// // Scrambled: a different low-discrepancy set per seed.
-/// let scrambled = halton.randomized();
+/// let scrambled = halton.to_builder().randomized().build()?;
 /// assert_ne!(scrambled.sample_seeded(100, 1).points, scrambled.sample_seeded(100, 2).points);
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```
@@ -77,50 +77,23 @@ pub struct Halton<const D: usize> {
     region: SamplerRegion<D>,
 }
 
-impl<const D: usize> Halton<D> {
-    /// The plain Halton sequence in `domain`, starting at index 1, with the point limit
-    /// [`defaults::MAX_POINTS`]. Errors when `D` is above [`MAX_DIM`] (a [`Domain`] has at
-    /// least one dimension).
-    pub fn new(domain: Domain<D>) -> Result<Self, Error> {
-        if D > MAX_DIM {
-            return Err(Error::InvalidParameter {
-                name: "dimension (Halton)",
-                expected: "at most 64, the number of tabulated prime bases",
-                value: D as f64,
-            });
-        }
-        Ok(Halton {
-            domain,
-            skip: 0,
-            randomized: false,
-            max_points: defaults::MAX_POINTS,
-            region: SamplerRegion::Whole,
-        })
-    }
+/// The Halton sequence's own options, beside the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HaltonOptions {
+    skip: u64,
+    randomized: bool,
+}
 
-    /// Keeps only the points of the sequence that fall in `region`, laying the sequence over
-    /// the region's box (see above). Errors: a periodic domain, a region that misses the
-    /// domain's box, or one with no point found in it.
-    ///
-    /// ```
-    /// use poisson_nd::region::{Ball, Region};
-    /// use poisson_nd::{Domain, Halton, Sampler};
-    /// let ball = Ball::new([0.5, 0.5, 0.5], 0.4)?;
-    /// let halton = Halton::new(Domain::<3>::unit())?.with_region(ball)?;
-    /// let set = halton.sample_seeded(100, 0);
-    /// assert_eq!(set.len(), 100);
-    /// assert!(set.points.iter().all(|p| ball.contains(p)));
-    /// # Ok::<(), poisson_nd::Error>(())
-    /// ```
-    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
-        self.region = SamplerRegion::from_region(region, &self.domain)?;
-        Ok(self)
-    }
+/// The configuration of a [`Halton`] sequence before it is checked: a region (the sequence is
+/// laid over its box and the points outside it dropped), the point limit, the skip and the
+/// scrambling.
+pub type HaltonBuilder<const D: usize> = Builder<D, HaltonOptions>;
 
+impl<const D: usize> Builder<D, HaltonOptions> {
     /// Skips the first `s` points of the sequence: the first point has index `1 + s`.
     #[must_use]
     pub fn with_skip(mut self, s: u64) -> Self {
-        self.skip = s;
+        self.options.skip = s;
         self
     }
 
@@ -128,18 +101,67 @@ impl<const D: usize> Halton<D> {
     /// position, drawn from the generator at each run). Its label is `"halton-randomized"`.
     #[must_use]
     pub fn randomized(mut self) -> Self {
-        self.randomized = true;
+        self.options.randomized = true;
         self
     }
 
-    /// Caps the points one run may produce (default [`defaults::MAX_POINTS`]); a larger `n`
-    /// stops at the cap with [`StopReason::PointLimit`]. Errors when it is 0.
-    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        if max_points == 0 {
-            return Err(Error::ZeroCount("max_points"));
+    /// Checks the configuration. Errors: a dimension above [`MAX_DIM`]; a point limit of 0
+    /// or above 2147483647; with a region, a periodic domain, a region that misses the
+    /// domain's box, or one with no point found in it.
+    ///
+    /// ```
+    /// use poisson_nd::region::{Ball, Region};
+    /// use poisson_nd::{Domain, Halton, Sampler};
+    /// let ball = Ball::new([0.5, 0.5, 0.5], 0.4)?;
+    /// let halton = Halton::builder(Domain::<3>::unit()).with_region(ball).build()?;
+    /// let set = halton.sample_seeded(100, 0);
+    /// assert_eq!(set.len(), 100);
+    /// assert!(set.points.iter().all(|p| ball.contains(p)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn build(self) -> Result<Halton<D>, Error> {
+        if D > MAX_DIM {
+            return Err(Error::InvalidParameter {
+                name: "dimension (Halton)",
+                expected: "at most 64, the number of tabulated prime bases",
+                value: D as f64,
+            });
         }
-        self.max_points = max_points;
-        Ok(self)
+        let checked = self.config.check("halton", &Halton::<D>::CAPABILITIES)?;
+        Ok(Halton {
+            domain: checked.domain,
+            skip: self.options.skip,
+            randomized: self.options.randomized,
+            max_points: checked.max_points,
+            region: checked.region,
+        })
+    }
+}
+
+impl<const D: usize> Halton<D> {
+    /// What the Halton sequence supports: regions, any box, up to [`MAX_DIM`] dimensions
+    /// (the tabulated prime bases).
+    pub const CAPABILITIES: Capabilities =
+        Capabilities { max_dimension: MAX_DIM, ..Capabilities::COUNT_DRIVEN };
+
+    /// The plain Halton sequence in `domain`, starting at index 1, with every default.
+    /// Errors when `D` is above [`MAX_DIM`] (a [`Domain`] has at least one dimension).
+    pub fn new(domain: Domain<D>) -> Result<Self, Error> {
+        Self::builder(domain).build()
+    }
+
+    /// The configuration of the Halton sequence in `domain`; set what you need, then
+    /// [`build`](Builder::build).
+    pub fn builder(domain: Domain<D>) -> HaltonBuilder<D> {
+        Builder::with_defaults(domain, None, HaltonOptions::default())
+    }
+
+    /// This sampler's configuration, to change and build again.
+    pub fn to_builder(&self) -> HaltonBuilder<D> {
+        let mut builder = Self::builder(self.domain).with_max_points(self.max_points);
+        builder.config.region = self.region.user_region();
+        builder.options = HaltonOptions { skip: self.skip, randomized: self.randomized };
+        builder
     }
 
     /// The number of indices skipped.

@@ -1,5 +1,6 @@
 //! Jittered (stratified) sampling: one uniform point in each cell of a regular grid.
 
+use crate::config::{Builder, Capabilities};
 use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
@@ -38,7 +39,7 @@ use rand::Rng;
 /// upper face is moved one float down), exactly one point per cell; O(n·D) time. There is
 /// **no minimum distance**: points of neighbouring cells can be arbitrarily close.
 ///
-/// **In a region** ([`with_region`](Self::with_region)) the grid is laid over the part of the
+/// **In a region** ([`with_region`](Builder::with_region)) the grid is laid over the part of the
 /// box the region's bounding box covers, and a cell *takes part* when it holds a point of the
 /// region (its centre when the cell is wholly inside, else one of a lattice of probes). The
 /// grid is the smallest, by the rule above applied to counts c = n, 2n, 4n, … and then
@@ -66,43 +67,62 @@ pub struct JitteredGrid<const D: usize> {
     region: SamplerRegion<D>,
 }
 
-/// Draws per chosen cell of a region before its probe point is taken instead.
-const DRAWS_PER_CELL: usize = 64;
+/// A jittered grid's own options: none beyond the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct JitteredGridOptions;
 
-impl<const D: usize> JitteredGrid<D> {
-    /// A jittered grid in `domain`, with the point limit [`defaults::MAX_POINTS`].
-    pub fn new(domain: Domain<D>) -> Self {
-        JitteredGrid { domain, max_points: defaults::MAX_POINTS, region: SamplerRegion::Whole }
-    }
+/// The configuration of a [`JitteredGrid`] before it is checked: a region (one point in
+/// each of `n` cells that meet it: exactly `n` points) and the point limit.
+pub type JitteredGridBuilder<const D: usize> = Builder<D, JitteredGridOptions>;
 
-    /// One point in each of `n` cells that meet `region` (see above): exactly `n` points.
-    /// Errors: a periodic domain, a region that misses the domain's box, or one with no point
+impl<const D: usize> Builder<D, JitteredGridOptions> {
+    /// Checks the configuration. Errors: a point limit of 0 or above 2147483647; with a
+    /// region, a periodic domain, a region that misses the domain's box, or one with no point
     /// found in it.
     ///
     /// ```
     /// use poisson_nd::region::{Ball, Region};
     /// use poisson_nd::{Domain, JitteredGrid, Sampler};
     /// let disc = Ball::new([0.5, 0.5], 0.45)?;
-    /// let jittered = JitteredGrid::new(Domain::<2>::unit()).with_region(disc)?;
+    /// let jittered = JitteredGrid::builder(Domain::<2>::unit()).with_region(disc).build()?;
     /// let set = jittered.sample_seeded(300, 4);
     /// assert_eq!(set.len(), 300);
     /// assert!(set.points.iter().all(|p| disc.contains(p)));
     /// # Ok::<(), poisson_nd::Error>(())
     /// ```
-    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
-        self.region = SamplerRegion::from_region(region, &self.domain)?;
-        Ok(self)
+    pub fn build(self) -> Result<JitteredGrid<D>, Error> {
+        let checked = self.config.check("jittered-grid", &JitteredGrid::<D>::CAPABILITIES)?;
+        Ok(JitteredGrid {
+            domain: checked.domain,
+            max_points: checked.max_points,
+            region: checked.region,
+        })
+    }
+}
+
+/// Draws per chosen cell of a region before its probe point is taken instead.
+const DRAWS_PER_CELL: usize = 64;
+
+impl<const D: usize> JitteredGrid<D> {
+    /// What a jittered grid supports: regions, any box and dimension.
+    pub const CAPABILITIES: Capabilities = Capabilities::COUNT_DRIVEN;
+
+    /// A jittered grid in `domain` with every default.
+    pub fn new(domain: Domain<D>) -> Self {
+        JitteredGrid { domain, max_points: defaults::MAX_POINTS, region: SamplerRegion::Whole }
     }
 
-    /// Caps the points one run may produce (default [`defaults::MAX_POINTS`]); a larger `n`
-    /// is treated as the cap and the run reports [`StopReason::PointLimit`]. Errors when it
-    /// is 0.
-    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        if max_points == 0 {
-            return Err(Error::ZeroCount("max_points"));
-        }
-        self.max_points = max_points;
-        Ok(self)
+    /// The configuration of a jittered grid in `domain`; set what you need, then
+    /// [`build`](Builder::build).
+    pub fn builder(domain: Domain<D>) -> JitteredGridBuilder<D> {
+        Builder::with_defaults(domain, None, JitteredGridOptions)
+    }
+
+    /// This sampler's configuration, to change and build again.
+    pub fn to_builder(&self) -> JitteredGridBuilder<D> {
+        let mut builder = Self::builder(self.domain).with_max_points(self.max_points);
+        builder.config.region = self.region.user_region();
+        builder
     }
 
     /// The cells per axis used for `n` points (see the rule above); all zero for `n = 0`.

@@ -5,11 +5,11 @@
 //! hold their first point inline; the active cells that say where room may be left are this
 //! file's own bookkeeping.
 
-use crate::defaults::MAX_POINTS;
+use crate::config::{Builder, Capabilities, Config};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::grid::{GridLayout, InlineCells};
-use crate::packing::{check_radius, max_points_estimate};
+use crate::packing::max_points_estimate;
 use crate::point::Point;
 use crate::region::shape::SamplerRegion;
 use crate::region::{BoxClass, Region, WholeDomain};
@@ -73,11 +73,11 @@ const MAX_CELLS: f64 = u32::MAX as f64;
 ///
 /// `sample(n, rng)` stops at `n` points ([`StopReason::TargetReached`]) or when the set is
 /// maximal ([`StopReason::Exhausted`]); [`FillSampler::fill`] fills the domain. The point
-/// limit (see [`MaximalBuilder::with_max_points`]) stops it with [`StopReason::PointLimit`].
+/// limit (see [`Builder::with_max_points`]) stops it with [`StopReason::PointLimit`].
 /// [`PointSet::attempts`] counts the darts. Memory: the cells, about (√D)^D / V_D · 2^D / η
 /// per point (3 in 2D, 12 in 3D, 160 in 6D, a few thousand in 8D), 4 bytes each.
 ///
-/// **In a region** ([`MaximalBuilder::with_region`]) the cells tile the part of the box the
+/// **In a region** ([`Builder::with_region`]) the cells tile the part of the box the
 /// region's bounding box covers; a cell that the region's classification puts wholly outside
 /// retires at the start (and a half at refinement), and a dart outside the region is a miss.
 /// The invariant becomes "every uncovered point *of the region* lies in an active cell", so
@@ -109,52 +109,17 @@ pub struct Maximal<const D: usize> {
     region: SamplerRegion<D>,
 }
 
-/// The configuration of a [`Maximal`] sampler before it is checked: the setters are
-/// infallible and [`build`](Self::build) validates the whole once.
-#[derive(Clone)]
-pub struct MaximalBuilder<const D: usize> {
-    domain: Domain<D>,
-    radius: f64,
-    max_points: usize,
-    region: Option<std::sync::Arc<dyn Region<D>>>,
-}
+/// Maximal sampling's own options: none beyond the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MaximalOptions;
 
-impl<const D: usize> std::fmt::Debug for MaximalBuilder<D> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MaximalBuilder")
-            .field("domain", &self.domain)
-            .field("radius", &self.radius)
-            .field("max_points", &self.max_points)
-            .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
-            .finish()
-    }
-}
+/// The configuration of a [`Maximal`] sampler before it is checked: the shared settings
+/// ([`Builder`]: region, point limit); the setters are infallible and
+/// [`build`](Builder::build) validates the whole once. A region is sampled to saturation
+/// relative to it (see [`Maximal`]).
+pub type MaximalBuilder<const D: usize> = Builder<D, MaximalOptions>;
 
-impl<const D: usize> MaximalBuilder<D> {
-    /// Samples only the points of `region`, to saturation relative to it (see [`Maximal`]).
-    /// The domain stays the metric space and must be closed; [`build`](Self::build) checks
-    /// the region against it.
-    #[must_use]
-    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Self {
-        self.region = Some(std::sync::Arc::new(region));
-        self
-    }
-
-    /// Samples the whole box again (the default).
-    #[must_use]
-    pub fn without_region(mut self) -> Self {
-        self.region = None;
-        self
-    }
-
-    /// Sets the point limit (default [`MAX_POINTS`]). It must hold the densest packing of the
-    /// box at the radius, which [`build`](Self::build) checks.
-    #[must_use]
-    pub fn with_max_points(mut self, max_points: usize) -> Self {
-        self.max_points = max_points;
-        self
-    }
-
+impl<const D: usize> Builder<D, MaximalOptions> {
     /// Checks the configuration and lays out the cells.
     ///
     /// Errors: a dimension above [`MAX_DIM`]; a radius that is not finite and positive; a
@@ -173,7 +138,7 @@ impl<const D: usize> MaximalBuilder<D> {
                 value: D as f64,
             });
         }
-        if self.region.as_ref().is_some_and(|r| !r.resolves_boundary()) {
+        if self.config.region.as_ref().is_some_and(|r| !r.resolves_boundary()) {
             return Err(Error::UnsupportedRegion {
                 sampler: "maximal",
                 reason: "saturation needs a region whose box classification resolves its \
@@ -181,17 +146,17 @@ impl<const D: usize> MaximalBuilder<D> {
                          bound or a region that classifies no box does not",
             });
         }
-        let region = SamplerRegion::new(self.region.as_ref(), &self.domain)?;
-        let grid_domain = *region.sampling_box(&self.domain);
-        check_radius(&grid_domain, self.radius, self.max_points)?;
-        let layout = Layout::new(&grid_domain, self.radius)?;
+        let checked = self.config.check("maximal", &Maximal::<D>::CAPABILITIES)?;
+        checked.check_budget()?;
+        let grid_domain = *checked.sampling_box();
+        let layout = Layout::new(&grid_domain, checked.radius)?;
         Ok(Maximal {
-            domain: self.domain,
+            domain: checked.domain,
             grid_domain,
-            radius: self.radius,
-            max_points: self.max_points,
+            radius: checked.radius,
+            max_points: checked.max_points,
             layout,
-            region,
+            region: checked.region,
         })
     }
 }
@@ -243,11 +208,26 @@ impl<const D: usize> Layout<D> {
 }
 
 impl<const D: usize> Maximal<D> {
+    /// What maximal sampling supports: a radius, regions (whose classification resolves their
+    /// boundary), closed and periodic boxes, 1D to [`MAX_DIM`]. No radius field: its
+    /// saturation test retires a cell once one point's disk covers it whole, which with a
+    /// radius per point would depend on the radius at every location of the cell (and on the
+    /// pair rule), not on one disk; docs/algorithms.md ("Maximal Poisson-disk sampling").
+    pub const CAPABILITIES: Capabilities = Capabilities {
+        radius: true,
+        field: false,
+        region: true,
+        periodic: true,
+        attempts: false,
+        grid: false,
+        max_dimension: MAX_DIM,
+    };
+
     /// The configuration of a maximal Poisson-disk sampler in `domain` with minimum distance
     /// `radius`, with every default; set what you need, then
     /// [`build`](MaximalBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> MaximalBuilder<D> {
-        MaximalBuilder { domain, radius, max_points: MAX_POINTS, region: None }
+        Builder::with_defaults(domain, Some(radius), MaximalOptions)
     }
 
     /// A maximal Poisson-disk sampler with every default: `Maximal::builder(domain,
@@ -266,12 +246,10 @@ impl<const D: usize> Maximal<D> {
 
     /// This sampler's configuration, to change and build again.
     pub fn to_builder(&self) -> MaximalBuilder<D> {
-        MaximalBuilder {
-            domain: self.domain,
-            radius: self.radius,
-            max_points: self.max_points,
-            region: self.region.user_region(),
-        }
+        let mut config = Config::new(self.domain, Some(self.radius));
+        config.region = self.region.user_region();
+        config.max_points = self.max_points;
+        Builder { config, options: MaximalOptions }
     }
 
     /// The point limit.

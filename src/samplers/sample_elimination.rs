@@ -1,13 +1,13 @@
 //! Weighted sample elimination (Yuksel 2015): draw many uniform candidates, then remove the
 //! most crowded one at a time until the requested number remain.
 
+use crate::config::{Builder, Capabilities};
 use crate::defaults::MAX_POINTS;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::{GridLayout, SortedCells, check_grid_point_limit};
+use crate::grid::{GridLayout, SortedCells};
 use crate::packing::{densest_packing_fraction, unit_ball_volume};
 use crate::point::Point;
-use crate::region::Region;
 use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
@@ -50,7 +50,7 @@ const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 ///   weight limiting: pairs closer than 2·r_min all weigh the same, so a tight pair does not
 ///   outweigh a crowded neighbourhood).
 ///
-/// With [`with_progressive(true)`](Self::with_progressive) the output is ordered so that
+/// With [`with_progressive(true)`](Builder::with_progressive) the output is ordered so that
 /// every prefix is itself well spread (the paper's progressive sampling): after eliminating
 /// down to `n`, elimination goes on from `n` to ⌊n/2⌋ (with r_max, r_min recomputed for
 /// ⌊n/2⌋ outputs from `n` candidates), then to ⌊n/4⌋, …, down to 1; the output is the last
@@ -74,7 +74,7 @@ const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 /// 280 bytes per candidate (1.41 GB peak for 10^6 points from 5·10^6 candidates).
 /// [`PointSet::attempts`] counts the candidates.
 ///
-/// **In a region** ([`with_region`](Self::with_region)) the candidates are drawn uniformly in
+/// **In a region** ([`with_region`](Builder::with_region)) the candidates are drawn uniformly in
 /// the region, by rejection from the part of the box its bounding box covers; V in r_max is
 /// the region's volume as those draws estimate it (that box's volume times the share of
 /// draws kept), and the neighbour grid covers that box only. Exactly `n` points in the
@@ -83,7 +83,8 @@ const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 ///
 /// ```
 /// use poisson_nd::{Domain, SampleElimination, Sampler};
-/// let sampler = SampleElimination::new(Domain::<2>::unit().periodic()).with_progressive(true);
+/// let torus = Domain::<2>::unit().periodic();
+/// let sampler = SampleElimination::builder(torus).with_progressive(true).build()?;
 /// let set = sampler.sample_seeded(1000, 42);
 /// assert_eq!(set.len(), 1000);
 /// assert_eq!(set.attempts, 5000);
@@ -98,7 +99,81 @@ pub struct SampleElimination<const D: usize> {
     region: SamplerRegion<D>,
 }
 
+/// Sample elimination's own options, beside the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SampleEliminationOptions {
+    ratio: f64,
+    progressive: bool,
+}
+
+impl Default for SampleEliminationOptions {
+    fn default() -> Self {
+        SampleEliminationOptions { ratio: DEFAULT_RATIO, progressive: false }
+    }
+}
+
+/// The configuration of [`SampleElimination`] before it is checked: a region (candidates
+/// drawn in it), the point limit, the ratio and the progressive order.
+pub type SampleEliminationBuilder<const D: usize> = Builder<D, SampleEliminationOptions>;
+
+impl<const D: usize> Builder<D, SampleEliminationOptions> {
+    /// Sets the candidates per output point, M / n (default 5). Larger ratios give a more even
+    /// spacing, at a proportional cost; 1 eliminates nothing (white noise). It must be finite
+    /// and at least 1 ([`build`](Self::build) checks it).
+    #[must_use]
+    pub fn with_ratio(mut self, ratio: f64) -> Self {
+        self.options.ratio = ratio;
+        self
+    }
+
+    /// With `true`, orders the output so that every prefix is well spread (see
+    /// [`SampleElimination`]); with `false` (the default), the points come in the order drawn.
+    #[must_use]
+    pub fn with_progressive(mut self, progressive: bool) -> Self {
+        self.options.progressive = progressive;
+        self
+    }
+
+    /// Checks the configuration. Errors: a ratio that is not finite and at least 1; a point
+    /// limit of 0 or above 2147483647 (the candidates of one run are also capped, at
+    /// 2^32 − 2); with a region, a periodic domain, a region that misses the domain's box, or
+    /// one with no point found in it.
+    ///
+    /// ```
+    /// use poisson_nd::region::{Ball, Region};
+    /// use poisson_nd::{Domain, SampleElimination, Sampler};
+    /// let disc = Ball::new([0.5, 0.5], 0.4)?;
+    /// let sampler = SampleElimination::builder(Domain::<2>::unit()).with_region(disc).build()?;
+    /// let set = sampler.sample_seeded(300, 2);
+    /// assert_eq!(set.len(), 300);
+    /// assert!(set.points.iter().all(|p| disc.contains(p)));
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn build(self) -> Result<SampleElimination<D>, Error> {
+        let checked =
+            self.config.check("sample-elimination", &SampleElimination::<D>::CAPABILITIES)?;
+        let ratio = self.options.ratio;
+        if !(ratio.is_finite() && ratio >= 1.0) {
+            return Err(Error::InvalidParameter {
+                name: "ratio (candidates per point)",
+                expected: "finite and at least 1",
+                value: ratio,
+            });
+        }
+        Ok(SampleElimination {
+            domain: checked.domain,
+            ratio,
+            progressive: self.options.progressive,
+            max_points: checked.max_points,
+            region: checked.region,
+        })
+    }
+}
+
 impl<const D: usize> SampleElimination<D> {
+    /// What sample elimination supports: regions, any box and dimension.
+    pub const CAPABILITIES: Capabilities = Capabilities::COUNT_DRIVEN;
+
     /// Sample elimination in `domain` with [`DEFAULT_RATIO`] candidates per point, output in
     /// the order drawn, and the point limit [`MAX_POINTS`].
     pub fn new(domain: Domain<D>) -> Self {
@@ -111,54 +186,20 @@ impl<const D: usize> SampleElimination<D> {
         }
     }
 
-    /// Draws the candidates in `region` (see above). Errors: a periodic domain, a region
-    /// that misses the domain's box, or one with no point found in it.
-    ///
-    /// ```
-    /// use poisson_nd::region::{Ball, Region};
-    /// use poisson_nd::{Domain, SampleElimination, Sampler};
-    /// let disc = Ball::new([0.5, 0.5], 0.4)?;
-    /// let sampler = SampleElimination::new(Domain::<2>::unit()).with_region(disc)?;
-    /// let set = sampler.sample_seeded(300, 2);
-    /// assert_eq!(set.len(), 300);
-    /// assert!(set.points.iter().all(|p| disc.contains(p)));
-    /// # Ok::<(), poisson_nd::Error>(())
-    /// ```
-    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
-        self.region = SamplerRegion::from_region(region, &self.domain)?;
-        Ok(self)
+    /// The configuration of sample elimination in `domain`; set what you need, then
+    /// [`build`](Builder::build).
+    pub fn builder(domain: Domain<D>) -> SampleEliminationBuilder<D> {
+        Builder::with_defaults(domain, None, SampleEliminationOptions::default())
     }
 
-    /// Sets the candidates per output point, M / n (default 5). Larger ratios give a more even
-    /// spacing, at a proportional cost; 1 eliminates nothing (white noise). Errors unless it is
-    /// finite and at least 1.
-    pub fn with_ratio(mut self, ratio: f64) -> Result<Self, Error> {
-        if !(ratio.is_finite() && ratio >= 1.0) {
-            return Err(Error::InvalidParameter {
-                name: "ratio (candidates per point)",
-                expected: "finite and at least 1",
-                value: ratio,
-            });
-        }
-        self.ratio = ratio;
-        Ok(self)
-    }
-
-    /// With `true`, orders the output so that every prefix is well spread (see the type's
-    /// documentation); with `false` (the default), the points come in the order drawn.
-    #[must_use]
-    pub fn with_progressive(mut self, progressive: bool) -> Self {
-        self.progressive = progressive;
-        self
-    }
-
-    /// Caps the points one run may produce (default [`MAX_POINTS`]); a larger `n`
-    /// stops at the cap with [`StopReason::PointLimit`]. Errors when it is 0 or above
-    /// 2147483647. The candidates of one run are also capped, at 2^32 − 2.
-    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        check_grid_point_limit(max_points)?;
-        self.max_points = max_points;
-        Ok(self)
+    /// This sampler's configuration, to change and build again.
+    pub fn to_builder(&self) -> SampleEliminationBuilder<D> {
+        let mut builder = Self::builder(self.domain)
+            .with_max_points(self.max_points)
+            .with_ratio(self.ratio)
+            .with_progressive(self.progressive);
+        builder.config.region = self.region.user_region();
+        builder
     }
 
     /// Candidates per output point.

@@ -1,9 +1,9 @@
 //! Independent uniform points: the baseline every other sampler is compared with.
 
+use crate::config::{Builder, Capabilities};
 use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::region::Region;
 use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
@@ -13,7 +13,7 @@ use rand::Rng;
 /// O(n) time, no minimum distance: pairs closer than any radius occur at the rate
 /// `1 − exp(−ρ V_D r^D)` per point. It is the reference the metrics compare against.
 ///
-/// In a region ([`with_region`](Self::with_region)) each point is drawn uniformly in the part
+/// In a region ([`with_region`](Builder::with_region)) each point is drawn uniformly in the part
 /// of the box the region's bounding box covers until one lands in the region (rejection):
 /// exactly `n` independent points uniform in the region. [`PointSet::attempts`] counts the
 /// draws.
@@ -32,38 +32,59 @@ pub struct WhiteNoise<const D: usize> {
     region: SamplerRegion<D>,
 }
 
-impl<const D: usize> WhiteNoise<D> {
-    /// White noise in `domain`.
-    pub fn new(domain: Domain<D>) -> Self {
-        WhiteNoise { domain, max_points: defaults::MAX_POINTS, region: SamplerRegion::Whole }
-    }
+/// White noise's own options: none beyond the shared settings of its [`Builder`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WhiteNoiseOptions;
 
-    /// Samples only the points of `region` (by rejection, see above). Errors: a periodic
-    /// domain, a region that misses the domain's box, or one with no point found in it.
+/// The configuration of [`WhiteNoise`] before it is checked: a region (points are drawn in
+/// it by rejection) and the point limit.
+pub type WhiteNoiseBuilder<const D: usize> = Builder<D, WhiteNoiseOptions>;
+
+impl<const D: usize> Builder<D, WhiteNoiseOptions> {
+    /// Checks the configuration. Errors: a point limit of 0 or above 2147483647; with a
+    /// region, a periodic domain, a region that misses the domain's box, or one with no point
+    /// found in it.
     ///
     /// ```
     /// use poisson_nd::region::{Ball, Region};
     /// use poisson_nd::{Domain, Sampler, WhiteNoise};
     /// let disc = Ball::new([0.5, 0.5], 0.3)?;
-    /// let noise = WhiteNoise::new(Domain::<2>::unit()).with_region(disc)?;
+    /// let noise = WhiteNoise::builder(Domain::<2>::unit()).with_region(disc).build()?;
     /// let set = noise.sample_seeded(500, 1);
     /// assert_eq!(set.len(), 500);
     /// assert!(set.points.iter().all(|p| disc.contains(p)));
     /// # Ok::<(), poisson_nd::Error>(())
     /// ```
-    pub fn with_region(mut self, region: impl Region<D> + 'static) -> Result<Self, Error> {
-        self.region = SamplerRegion::from_region(region, &self.domain)?;
-        Ok(self)
+    pub fn build(self) -> Result<WhiteNoise<D>, Error> {
+        let checked = self.config.check("white-noise", &WhiteNoise::<D>::CAPABILITIES)?;
+        Ok(WhiteNoise {
+            domain: checked.domain,
+            max_points: checked.max_points,
+            region: checked.region,
+        })
+    }
+}
+
+impl<const D: usize> WhiteNoise<D> {
+    /// What white noise supports: regions, any box and dimension.
+    pub const CAPABILITIES: Capabilities = Capabilities::COUNT_DRIVEN;
+
+    /// White noise in `domain` with every default.
+    pub fn new(domain: Domain<D>) -> Self {
+        WhiteNoise { domain, max_points: defaults::MAX_POINTS, region: SamplerRegion::Whole }
     }
 
-    /// Caps the points one run may produce (default [`defaults::MAX_POINTS`]); a larger `n`
-    /// stops at the cap with [`StopReason::PointLimit`]. Errors when `max_points` is 0.
-    pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
-        if max_points == 0 {
-            return Err(Error::ZeroCount("max_points"));
-        }
-        self.max_points = max_points;
-        Ok(self)
+    /// The configuration of white noise in `domain`; set what you need, then
+    /// [`build`](Builder::build).
+    pub fn builder(domain: Domain<D>) -> WhiteNoiseBuilder<D> {
+        Builder::with_defaults(domain, None, WhiteNoiseOptions)
+    }
+
+    /// This sampler's configuration, to change and build again.
+    pub fn to_builder(&self) -> WhiteNoiseBuilder<D> {
+        let mut builder = Self::builder(self.domain).with_max_points(self.max_points);
+        builder.config.region = self.region.user_region();
+        builder
     }
 }
 

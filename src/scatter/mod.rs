@@ -7,10 +7,11 @@
 //! - [`ScatterClass`]: a class's radius (constant or a [`RadiusField`]), optional
 //!   [`Region`], [`PlacementRules`] (slope and height bands, radius growing with slope) and
 //!   [`Pose`] (how far it leans with the terrain, its scale range).
-//! - [`Scatter`]: the classes on one terrain, with the distance between classes (by default
-//!   the [`PairRule`] of the two points' own radii, the mean `(rᵢ + rⱼ)/2`, so that footprints
-//!   of radius `r/2` never overlap; overridable per pair by a constant). [`Scatter::sample`] places the ground points, [`Scatter::lift`] makes them
-//!   [`Instance`]s.
+//! - [`Scatter`]: the classes on one terrain, with the distance between classes: the
+//!   [`PairRule`] of the two points' own radii (the library's default, `max`; vegetation wants
+//!   the mean `(rᵢ + rⱼ)/2`, so that footprints of radius `r/2` never overlap), overridable
+//!   per pair by a constant. [`Scatter::sample`] places the ground points, [`Scatter::lift`]
+//!   makes them [`Instance`]s.
 //!
 //! Classes are placed in priority order, largest radius first (docs/algorithms.md, "World
 //! scatter"): each class is a Bridson fill with a restart scan over its allowed area, whose
@@ -26,7 +27,7 @@
 //! let scatter = Scatter::builder(terrain)
 //!     .with_class(ScatterClass::new("tree", 8.0)?.with_pose(Pose::new(0.0, 0.8, 1.2)?))
 //!     .with_class(ScatterClass::new("rock", 3.0)?.with_pose(Pose::new(1.0, 1.0, 1.0)?))
-//!     .with_distance("tree", "rock", 5.0)?
+//!     .with_distance("tree", "rock", 5.0)
 //!     .build()?;
 //! let points = scatter.sample(7)?;
 //! let instances = scatter.lift(&points, 7);
@@ -221,32 +222,24 @@ impl ScatterBuilder {
     }
 
     /// Sets the minimum ground distance between any instance of class `a` and any of class
-    /// `b` (in either order), replacing the pair rule of their radii.
-    ///
-    /// Errors: a distance that is not finite and positive ([`Error::InvalidParameter`]).
-    /// Unknown names, a class paired with itself and a pair given twice are refused by
-    /// [`build`](Self::build).
-    pub fn with_distance(mut self, a: &str, b: &str, distance: f64) -> Result<Self, Error> {
-        if !(distance.is_finite() && distance > 0.0) {
-            return Err(Error::InvalidParameter {
-                name: "class distance",
-                expected: "finite and > 0",
-                value: distance,
-            });
-        }
+    /// `b` (in either order), replacing the pair rule of their radii. A distance that is not
+    /// finite and positive, unknown names, a class paired with itself and a pair given twice
+    /// are refused by [`build`](Self::build).
+    #[must_use]
+    pub fn with_distance(mut self, a: &str, b: &str, distance: f64) -> Self {
         self.distances.push((a.to_string(), b.to_string(), distance));
-        Ok(self)
+        self
     }
 
-    /// Sets the pair rule (default [`PairRule::Mean`]): within a class two points with radii
-    /// `rᵢ`, `rⱼ` keep `rule(rᵢ, rⱼ)`, and so do two points of different classes without an
-    /// override.
+    /// Sets the pair rule (default [`PairRule::Max`], the library's one default): within a
+    /// class two points with radii `rᵢ`, `rⱼ` keep `rule(rᵢ, rⱼ)`, and so do two points of
+    /// different classes without an override.
     ///
-    /// The mean is the default because it makes the radius a footprint: each instance owns
-    /// the disc of radius `r/2` around it, and no two footprints overlap, whatever their
-    /// classes. With `max` a class of small radius must keep the large radius from every
-    /// point of a large class, so under a dense forest shrubs only find the rare clearings
-    /// the trees' fill leaves; with the mean they fill the space between the trees'
+    /// For vegetation choose [`PairRule::Mean`]: it makes the radius a footprint, each
+    /// instance owning the disc of radius `r/2` around it, no two footprints overlapping
+    /// whatever their classes. With `max` a class of small radius must keep the large radius
+    /// from every point of a large class, so under a dense forest shrubs only find the rare
+    /// clearings the trees' fill leaves; with the mean they fill the space between the trees'
     /// footprints. Within a class of one radius every rule is that radius.
     #[must_use]
     pub fn with_pair_rule(mut self, rule: PairRule) -> Self {
@@ -298,6 +291,13 @@ impl ScatterBuilder {
         };
         let mut overrides = vec![None; n * n];
         for (a, b, d) in &self.distances {
+            if !(d.is_finite() && *d > 0.0) {
+                return Err(Error::InvalidParameter {
+                    name: "class distance",
+                    expected: "finite and > 0",
+                    value: *d,
+                });
+            }
             let (i, j) = (index_of(a)?, index_of(b)?);
             let pair = |reason| Error::InvalidClassPair { a: a.clone(), b: b.clone(), reason };
             if i == j {
@@ -377,13 +377,15 @@ impl ScatterPoints {
 }
 
 impl Scatter {
-    /// A builder over `terrain`, with no class yet, the pair rule `mean`, `k = 30`.
+    /// A builder over `terrain`, with no class yet, the pair rule [`PairRule::Max`] (the
+    /// library's default; vegetation wants [`PairRule::Mean`], see
+    /// [`ScatterBuilder::with_pair_rule`]), `k = 30`.
     pub fn builder(terrain: Terrain) -> ScatterBuilder {
         ScatterBuilder {
             terrain,
             classes: Vec::new(),
             distances: Vec::new(),
-            rule: PairRule::Mean,
+            rule: PairRule::default(),
             attempts: crate::defaults::ATTEMPTS,
             max_points: crate::defaults::MAX_POINTS,
         }
@@ -420,13 +422,15 @@ impl Scatter {
     /// classes without an override, the override otherwise.
     ///
     /// ```
+    /// use poisson_nd::field::PairRule;
     /// use poisson_nd::scatter::{Scatter, ScatterClass, Terrain};
     /// let terrain = Terrain::from_image_rows(1, 1, vec![0.0], [50.0, 50.0], 1.0)?;
     /// let scatter = Scatter::builder(terrain)
+    ///     .with_pair_rule(PairRule::Mean)
     ///     .with_class(ScatterClass::new("tree", 8.0)?)
     ///     .with_class(ScatterClass::new("shrub", 2.0)?)
     ///     .with_class(ScatterClass::new("rock", 3.0)?)
-    ///     .with_distance("tree", "rock", 5.0)?
+    ///     .with_distance("tree", "rock", 5.0)
     ///     .build()?;
     /// assert_eq!(scatter.required_distance(0, 8.0, 1, 2.0), 5.0); // (8 + 2) / 2
     /// assert_eq!(scatter.required_distance(2, 3.0, 0, 8.0), 5.0); // the override

@@ -12,6 +12,7 @@
 //! radius, rules and region are read through plain branches, with no allocation per candidate.
 
 use super::{BaseRadius, ClassPoints, Scatter, ScatterBuilder, ScatterPoints};
+use crate::config::{check_point_budget, check_point_limit};
 use crate::domain::Domain;
 use crate::engine::front::{self, Rules, Space, Verdict};
 use crate::engine::scan::Scan;
@@ -23,7 +24,6 @@ use crate::grid::{
     CellHeads, DenseHeads, FIELD_NEIGHBOURHOOD_LIMIT, Grid, GridLayout, GridResolution,
     HashedHeads, Tuning,
 };
-use crate::packing::check_max_points;
 use crate::point::Point;
 use crate::region::shape::Shape;
 use crate::region::{BoxClass, Region};
@@ -62,7 +62,8 @@ pub(crate) fn plan(
             |error| Error::InClass { class: class.name.clone(), source: Box::new(error) };
         let (rmin, rmax) = bounds[c];
         crate::field::check_bounds(rmin, rmax).map_err(in_class)?;
-        check_max_points(domain, rmin, builder.max_points).map_err(in_class)?;
+        check_point_limit(builder.max_points).map_err(in_class)?;
+        check_point_budget(domain, rmin, builder.max_points).map_err(in_class)?;
         // Its own pairs, and every class placed after it, query this grid.
         let position = order.iter().position(|&o| o == c).unwrap_or(0);
         let mut reach = builder.rule.distance(rmax, rmax);

@@ -52,10 +52,11 @@ fn check_against_brute_force<const D: usize>(n: usize) {
     for domain in [closed, closed.periodic(), far, far.periodic()] {
         for (m, growing, count, seed) in [(10, false, n, 1), (1, false, 50, 2), (3, true, n / 4, 3)]
         {
-            let sampler = BestCandidate::new(domain)
+            let sampler = BestCandidate::builder(domain)
                 .with_candidates(m as u32)
-                .expect("m > 0")
-                .with_growing_candidates(growing);
+                .with_growing_candidates(growing)
+                .build()
+                .expect("m > 0");
             let set = sampler.sample_seeded(count, seed);
             let expected = reference(&domain, m, growing, count, seed);
             let label = format!("D={D} m={m} growing={growing} {domain:?}");
@@ -129,14 +130,16 @@ fn counts_and_limits() {
     let set = sampler.sample_seeded(1234, 8);
     assert_eq!((set.len(), set.stop), (1234, StopReason::TargetReached));
 
-    let capped = sampler.clone().with_max_points(100).expect("valid").sample_seeded(500, 8);
+    let capped = sampler.to_builder().with_max_points(100).build().expect("valid");
+    let capped = capped.sample_seeded(500, 8);
     assert_eq!((capped.len(), capped.stop), (100, StopReason::PointLimit));
     // The cap cuts the run short; it does not change the points.
     assert_eq!(capped.points[..], set.points[..100]);
 
     assert_eq!(
-        sampler.clone().with_candidates(0).err(),
+        sampler.to_builder().with_candidates(0).build().err(),
         Some(Error::ZeroCount("m (candidates per point)"))
     );
-    assert_eq!(sampler.with_max_points(0).err(), Some(Error::ZeroCount("max_points")));
+    let zero = sampler.to_builder().with_max_points(0).build();
+    assert_eq!(zero.err(), Some(Error::ZeroCount("max_points")));
 }

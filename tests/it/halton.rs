@@ -50,17 +50,18 @@ fn too_many_dimensions_are_rejected() {
     let err = Halton::new(unit::<65>()).expect_err("65 > 64 bases");
     assert!(matches!(err, Error::InvalidParameter { .. }), "{err}");
     let halton = Halton::new(unit::<2>()).expect("valid");
-    assert_eq!(halton.with_max_points(0).err(), Some(Error::ZeroCount("max_points")));
+    let zero = halton.to_builder().with_max_points(0).build();
+    assert_eq!(zero.err(), Some(Error::ZeroCount("max_points")));
 }
 
 #[test]
 fn skip_starts_later_in_the_sequence() {
     let plain = Halton::new(unit::<3>()).expect("valid");
     let long = plain.sample_seeded(120, 0).points;
-    let skipped = plain.clone().with_skip(100).sample_seeded(20, 0).points;
+    let skipped = skip(&plain, 100).sample_seeded(20, 0).points;
     assert_eq!(skipped[..], long[100..]);
     // Near the end of the index range the run stops at the last index.
-    let last = plain.with_skip(u64::MAX - 3).sample_seeded(10, 0);
+    let last = skip(&plain, u64::MAX - 3).sample_seeded(10, 0);
     assert_eq!((last.len(), last.stop), (3, StopReason::PointLimit));
     assert!(last.points.iter().all(|p| unit::<3>().contains(p)));
 }
@@ -71,7 +72,7 @@ fn scaled_points_stay_strictly_inside_the_half_open_box() {
     let width = 2.0 * f64::EPSILON;
     let domain = Domain::from_origin_and_extent([1.0, -5.0], [width, 10.0]).expect("valid");
     for halton in
-        [Halton::new(domain).expect("valid"), Halton::new(domain).expect("valid").randomized()]
+        [Halton::new(domain).expect("valid"), scrambled(&Halton::new(domain).expect("valid"))]
     {
         let set = halton.sample_seeded(500, 4);
         assert!(set.points.iter().all(|p| domain.contains(p)), "{}", halton.label());
@@ -91,7 +92,7 @@ fn elementary_box<const D: usize>(p: &Point<D>, cells: &[usize; D]) -> usize {
 /// (a property of the digits, which the random digit permutations keep).
 fn check_stratified<const D: usize>(halton: &Halton<D>, cells: [usize; D], skip: u64, seed: u64) {
     let count: usize = cells.iter().product();
-    let set = halton.clone().with_skip(skip).sample_seeded(count, seed);
+    let set = self::skip(halton, skip).sample_seeded(count, seed);
     let mut hits = vec![0; count];
     for p in &set.points {
         hits[elementary_box(p, &cells)] += 1;
@@ -102,13 +103,13 @@ fn check_stratified<const D: usize>(halton: &Halton<D>, cells: [usize; D], skip:
 #[test]
 fn plain_and_scrambled_sequences_are_stratified() {
     let plain = Halton::new(unit::<2>()).expect("valid");
-    for halton in [plain.clone(), plain.randomized()] {
+    for halton in [plain.clone(), scrambled(&plain)] {
         for (skip, seed) in [(0, 1), (215, 2), (1000, 3)] {
             check_stratified(&halton, [8, 27], skip, seed);
         }
     }
     let plain = Halton::new(unit::<3>()).expect("valid");
-    for halton in [plain.clone(), plain.randomized()] {
+    for halton in [plain.clone(), scrambled(&plain)] {
         for (skip, seed) in [(0, 1), (77, 2)] {
             check_stratified(&halton, [4, 9, 5], skip, seed);
         }
@@ -162,7 +163,7 @@ fn check_discrepancy<const D: usize>(factor: f64) {
     let t2 = l2_star_squared(&plain.sample_seeded(n, 0).points);
     assert!(t2 < noise / factor, "D={D} plain Halton T² = {t2}, white noise E[T²] = {noise}");
     for seed in 1..=5 {
-        let t2 = l2_star_squared(&plain.clone().randomized().sample_seeded(n, seed).points);
+        let t2 = l2_star_squared(&scrambled(&plain).sample_seeded(n, seed).points);
         assert!(t2 < noise / factor, "D={D} seed {seed}: T² = {t2}, white noise {noise}");
     }
 }
@@ -179,7 +180,7 @@ fn discrepancy_is_far_below_white_noise() {
 
 #[test]
 fn scrambling_depends_on_the_seed_and_is_uniform() {
-    let halton = Halton::new(unit::<3>()).expect("valid").randomized();
+    let halton = scrambled(&Halton::new(unit::<3>()).expect("valid"));
     assert!(halton.is_randomized());
     assert_eq!((halton.name(), halton.label().as_str()), ("halton", "halton-randomized"));
     let a = halton.sample_seeded(50, 1);
@@ -194,4 +195,14 @@ fn scrambling_depends_on_the_seed_and_is_uniform() {
         let mean = firsts.iter().map(|p| p[axis]).sum::<f64>() / 400.0;
         assert!((mean - 0.5).abs() < 0.072, "axis {axis}: mean {mean}");
     }
+}
+
+/// The same sequence starting `s` points later.
+fn skip<const D: usize>(halton: &Halton<D>, s: u64) -> Halton<D> {
+    halton.to_builder().with_skip(s).build().expect("valid")
+}
+
+/// The same sequence, scrambled.
+fn scrambled<const D: usize>(halton: &Halton<D>) -> Halton<D> {
+    halton.to_builder().randomized().build().expect("valid")
 }

@@ -125,11 +125,11 @@ fn a_raised_limit_admits_a_radius_the_default_refuses() {
 
 #[test]
 fn point_limits_stop_the_run_and_say_so() {
-    let noise = WhiteNoise::new(unit2()).with_max_points(10).expect("valid");
+    let noise = WhiteNoise::builder(unit2()).with_max_points(10).build().expect("valid");
     let set = noise.sample_seeded(usize::MAX, 1);
     assert_eq!(set.len(), 10);
     assert_eq!(set.stop, poisson_nd::StopReason::PointLimit);
-    assert!(WhiteNoise::new(unit2()).with_max_points(0).is_err());
+    assert!(WhiteNoise::builder(unit2()).with_max_points(0).build().is_err());
 }
 
 #[test]

@@ -72,8 +72,10 @@ fn periodic_box_gives_the_closed_boxs_points() {
 #[test]
 fn limits() {
     let sampler = JitteredGrid::new(Domain::<2>::unit());
-    assert_eq!(sampler.clone().with_max_points(0).err(), Some(Error::ZeroCount("max_points")));
-    let capped = sampler.with_max_points(50).expect("valid").sample_seeded(1000, 1);
+    let zero = sampler.to_builder().with_max_points(0).build();
+    assert_eq!(zero.err(), Some(Error::ZeroCount("max_points")));
+    let capped = sampler.to_builder().with_max_points(50).build().expect("valid");
+    let capped = capped.sample_seeded(1000, 1);
     assert_eq!(capped.stop, StopReason::PointLimit);
     assert_eq!(capped.len(), 49); // 7 × 7, the grid for 50
 }

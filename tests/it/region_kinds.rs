@@ -429,11 +429,14 @@ fn samplers_refuse_periodic_boxes_missing_and_empty_regions() {
             Box::new(|d, r| DartThrowing::builder(d, 0.05).with_region(r).build().map(|_| ())),
         ),
         ("maximal", Box::new(|d, r| Maximal::builder(d, 0.05).with_region(r).build().map(|_| ()))),
-        ("white", Box::new(|d, r| WhiteNoise::new(d).with_region(r).map(|_| ()))),
-        ("halton", Box::new(|d, r| Halton::new(d)?.with_region(r).map(|_| ()))),
-        ("jittered", Box::new(|d, r| JitteredGrid::new(d).with_region(r).map(|_| ()))),
-        ("best", Box::new(|d, r| BestCandidate::new(d).with_region(r).map(|_| ()))),
-        ("elimination", Box::new(|d, r| SampleElimination::new(d).with_region(r).map(|_| ()))),
+        ("white", Box::new(|d, r| WhiteNoise::builder(d).with_region(r).build().map(|_| ()))),
+        ("halton", Box::new(|d, r| Halton::builder(d).with_region(r).build().map(|_| ()))),
+        ("jittered", Box::new(|d, r| JitteredGrid::builder(d).with_region(r).build().map(|_| ()))),
+        ("best", Box::new(|d, r| BestCandidate::builder(d).with_region(r).build().map(|_| ()))),
+        (
+            "elimination",
+            Box::new(|d, r| SampleElimination::builder(d).with_region(r).build().map(|_| ())),
+        ),
     ];
     for (name, build) in builders {
         let err = build(torus, Arc::new(ball)).unwrap_err();

@@ -29,9 +29,11 @@ fn exact_counts<const D: usize>() {
     .expect("valid box");
     for domain in [closed, closed.periodic()] {
         for (n, ratio) in [(1, 5.0), (2, 5.0), (37, 2.5), (500, 5.0), (300, 1.0), (200, 8.0)] {
-            let sampler = SampleElimination::new(domain).with_ratio(ratio).expect("ratio >= 1");
+            let sampler =
+                SampleElimination::builder(domain).with_ratio(ratio).build().expect("ratio >= 1");
             for progressive in [false, true] {
-                let set = sampler.clone().with_progressive(progressive).sample_seeded(n, 3);
+                let sampler = sampler.to_builder().with_progressive(progressive).build().unwrap();
+                let set = sampler.sample_seeded(n, 3);
                 let label = format!("D={D} n={n} ratio={ratio} periodic={}", domain.is_periodic());
                 assert_eq!(set.len(), n, "{label}");
                 assert_eq!(set.stop, StopReason::TargetReached, "{label}");
@@ -80,7 +82,8 @@ fn spacing_beats_best_candidate() {
 fn progressive_prefixes_are_well_spread() {
     let domain = Domain::<2>::unit().periodic();
     let n = 2000;
-    let set = SampleElimination::new(domain).with_progressive(true).sample_seeded(n, 9);
+    let sampler = SampleElimination::builder(domain).with_progressive(true).build().unwrap();
+    let set = sampler.sample_seeded(n, 9);
     let white = WhiteNoise::new(domain);
     for prefix in [n / 4, n / 2, n] {
         let rho = relative_radius(&domain, &set.points[..prefix]);
@@ -104,7 +107,7 @@ fn progressive_prefixes_are_well_spread() {
 #[test]
 fn deterministic_under_a_seed() {
     let domain = Domain::<3>::unit();
-    let sampler = SampleElimination::new(domain).with_progressive(true);
+    let sampler = SampleElimination::builder(domain).with_progressive(true).build().unwrap();
     assert_eq!(sampler.sample_seeded(300, 5).points, sampler.sample_seeded(300, 5).points);
     assert_ne!(sampler.sample_seeded(300, 5).points, sampler.sample_seeded(300, 6).points);
 }
@@ -113,10 +116,11 @@ fn deterministic_under_a_seed() {
 fn invalid_configurations_are_errors() {
     let domain = Domain::<2>::unit();
     for ratio in [0.0, 0.5, -1.0, f64::NAN, f64::INFINITY] {
-        assert!(SampleElimination::new(domain).with_ratio(ratio).is_err(), "ratio {ratio}");
+        let refused = SampleElimination::builder(domain).with_ratio(ratio).build();
+        assert!(refused.is_err(), "ratio {ratio}");
     }
-    assert!(SampleElimination::new(domain).with_max_points(0).is_err());
-    let capped = SampleElimination::new(domain).with_max_points(10).expect("valid");
+    assert!(SampleElimination::builder(domain).with_max_points(0).build().is_err());
+    let capped = SampleElimination::builder(domain).with_max_points(10).build().expect("valid");
     let set = capped.sample_seeded(20, 1);
     assert_eq!((set.len(), set.stop), (10, StopReason::PointLimit));
 }

@@ -19,7 +19,11 @@ fn names_are_fixed_and_labels_carry_the_configuration() {
         (Box::new(darts_grid), "dart-throwing", "dart-throwing-grid"),
         (Box::new(BestCandidate::new(domain)), "best-candidate", "best-candidate"),
         (Box::new(halton.clone()), "halton", "halton"),
-        (Box::new(halton.randomized()), "halton", "halton-randomized"),
+        (
+            Box::new(halton.to_builder().randomized().build().unwrap()),
+            "halton",
+            "halton-randomized",
+        ),
         (Box::new(JitteredGrid::new(domain)), "jittered-grid", "jittered-grid"),
         (Box::new(WhiteNoise::new(domain)), "white-noise", "white-noise"),
     ];

@@ -45,12 +45,12 @@ fn count_driven<const D: usize>(
     region: &Arc<dyn Region<D>>,
 ) -> Vec<(&'static str, Draw<D>)> {
     let r = || Arc::clone(region);
-    let white = WhiteNoise::new(domain).with_region(r()).unwrap();
-    let halton = Halton::new(domain).unwrap().with_region(r()).unwrap();
-    let scrambled = Halton::new(domain).unwrap().randomized().with_region(r()).unwrap();
-    let jittered = JitteredGrid::new(domain).with_region(r()).unwrap();
-    let best = BestCandidate::new(domain).with_region(r()).unwrap();
-    let elimination = SampleElimination::new(domain).with_region(r()).unwrap();
+    let white = WhiteNoise::builder(domain).with_region(r()).build().unwrap();
+    let halton = Halton::builder(domain).with_region(r()).build().unwrap();
+    let scrambled = Halton::builder(domain).randomized().with_region(r()).build().unwrap();
+    let jittered = JitteredGrid::builder(domain).with_region(r()).build().unwrap();
+    let best = BestCandidate::builder(domain).with_region(r()).build().unwrap();
+    let elimination = SampleElimination::builder(domain).with_region(r()).build().unwrap();
     vec![
         ("white-noise", Box::new(move |n, seed| white.sample_seeded(n, seed))),
         ("halton", Box::new(move |n, seed| halton.sample_seeded(n, seed))),
@@ -259,7 +259,7 @@ fn a_small_region_in_a_large_offset_box() {
     assert!(set.len() > 100);
     assert!(set.points.iter().all(|p| ball.contains(p)));
     assert_eq!(close_pair(&domain, &set.points, 0.1), None);
-    let halton = Halton::new(domain).unwrap().with_region(ball).unwrap().sample_seeded(300, 0);
+    let halton = Halton::builder(domain).with_region(ball).build().unwrap().sample_seeded(300, 0);
     assert_eq!(halton.len(), 300);
     assert!(halton.points.iter().all(|p| ball.contains(p)));
 }
@@ -317,8 +317,10 @@ mod properties {
                 prop_assert!(set.points.iter().all(|p| region.contains(p)));
                 prop_assert_eq!(close_pair(&domain, &set.points, r), None);
             }
-            let white = WhiteNoise::new(domain).with_region(Arc::clone(&region)).unwrap();
-            let best = BestCandidate::new(domain).with_region(Arc::clone(&region)).unwrap();
+            let white = WhiteNoise::builder(domain).with_region(Arc::clone(&region)).build();
+            let white = white.unwrap();
+            let best = BestCandidate::builder(domain).with_region(Arc::clone(&region)).build();
+            let best = best.unwrap();
             for set in [white.sample_seeded(40, seed), best.sample_seeded(40, seed)] {
                 prop_assert_eq!(set.len(), 40);
                 prop_assert!(set.points.iter().all(|p| region.contains(p)));

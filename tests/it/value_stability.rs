@@ -6,7 +6,7 @@
 
 use poisson_nd::{
     BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, GridResolution, Halton,
-    JitteredGrid, Maximal, Point, SampleElimination, Sampler, WhiteNoise,
+    JitteredGrid, Maximal, Point, SampleElimination, Sampler, WhiteNoise, field::PairRule,
 };
 
 fn unit<const D: usize>() -> Domain<D> {
@@ -150,7 +150,7 @@ fn halton_2d_plain_and_randomized() {
     );
     assert_pinned(
         "halton-randomized 2D",
-        &plain.randomized().sample_seeded(3, 42).points,
+        &plain.to_builder().randomized().build().unwrap().sample_seeded(3, 42).points,
         &[
             [0.7598700752172801, 0.401284660723736],
             [0.009870075217280134, 0.7346179940570694],
@@ -226,7 +226,8 @@ fn sample_elimination_2d_plain_and_progressive() {
     );
     assert_pinned(
         "sample elimination 2D progressive",
-        &sampler.with_progressive(true).sample_seeded(100, 42).points[..3],
+        &sampler.to_builder().with_progressive(true).build().unwrap().sample_seeded(100, 42).points
+            [..3],
         &[
             [0.08804425098162183, 0.004418508470341753],
             [0.6545350761380998, 0.9666248747653896],
@@ -333,7 +334,9 @@ fn scatter_three_classes() {
             ),
         )
         .with_distance("tree", "rock", 1.8)
-        .expect("valid")
+        // Pinned with the mean rule (the scatter's default then; the library's one default
+        // is max).
+        .with_pair_rule(PairRule::Mean)
         .build()
         .expect("valid");
     let points = scatter.sample(42).expect("valid");

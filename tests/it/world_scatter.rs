@@ -3,7 +3,7 @@
 //! height rules, coverage of each class's area, determinism, and every configuration error.
 
 use nalgebra::{UnitQuaternion, Vector3};
-use poisson_nd::field::{DensityField, DensityMapping, FnField, GriddedField};
+use poisson_nd::field::{DensityField, DensityMapping, FnField, GriddedField, PairRule};
 use poisson_nd::region::{Ball, BoxRegion};
 use poisson_nd::scatter::{
     Instance, PlacementRules, Pose, Scatter, ScatterClass, ScatterPoints, Terrain,
@@ -51,6 +51,8 @@ fn forest(size: f64) -> Scatter {
     let image = GriddedField::from_image_rows(&domain, 16, 16, wet).unwrap();
     let field = DensityField::from_image(image, DensityMapping::Lerp, 4.0, 9.0).unwrap();
     Scatter::builder(terrain)
+        // Vegetation: footprints of radius r/2 apart.
+        .with_pair_rule(PairRule::Mean)
         .with_class(
             ScatterClass::with_field("tree", field)
                 .unwrap()
@@ -76,7 +78,6 @@ fn forest(size: f64) -> Scatter {
                 .with_pose(Pose::new(1.0, 0.5, 2.0).unwrap()),
         )
         .with_distance("tree", "rock", 3.0)
-        .unwrap()
         .build()
         .unwrap()
 }
@@ -353,26 +354,24 @@ fn configuration_errors_are_named() {
     let unknown = Scatter::builder(terrain())
         .with_class(class("a"))
         .with_distance("a", "b", 2.0)
-        .unwrap()
         .build()
         .unwrap_err();
     assert_eq!(unknown.to_string(), "no class named 'b' (classes: a)");
-    let itself = Scatter::builder(terrain())
-        .with_class(class("a"))
-        .with_distance("a", "a", 2.0)
-        .unwrap()
-        .build();
+    let itself =
+        Scatter::builder(terrain()).with_class(class("a")).with_distance("a", "a", 2.0).build();
     assert!(matches!(itself, Err(Error::InvalidClassPair { .. })));
     let twice = Scatter::builder(terrain())
         .with_class(class("a"))
         .with_class(class("b"))
         .with_distance("a", "b", 2.0)
-        .unwrap()
         .with_distance("b", "a", 3.0)
-        .unwrap()
         .build();
     assert!(matches!(twice, Err(Error::InvalidClassPair { .. })));
-    assert!(Scatter::builder(terrain()).with_distance("a", "b", -1.0).is_err());
+    let negative = Scatter::builder(terrain()).with_class(class("a")).with_class(class("b"));
+    assert!(matches!(
+        negative.with_distance("a", "b", -1.0).build(),
+        Err(Error::InvalidParameter { name: "class distance", .. })
+    ));
     assert!(Scatter::builder(terrain()).with_class(class("a")).with_attempts(0).build().is_err());
     assert!(ScatterClass::new("", 1.0).is_err());
     assert!(ScatterClass::new("a", 0.0).is_err());
@@ -435,7 +434,7 @@ proptest! {
             builder = builder.with_class(ScatterClass::new(format!("c{i}"), r).unwrap().with_rules(rules));
         }
         if let (Some(d), true) = (override_distance, radii.len() > 1) {
-            builder = builder.with_distance("c0", "c1", d).unwrap();
+            builder = builder.with_distance("c0", "c1", d);
         }
         let scatter = builder.build().unwrap();
         let points = scatter.sample(seed).unwrap();

@@ -2,13 +2,13 @@
 //! as a table or as JSON.
 
 use super::{AnalyzeOptions, PointRadii, analyze_with_radii, table};
-use crate::choices::{MappingArg, RuleArg};
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointFormat};
 use crate::metrics::density_follow;
 use crate::shapes;
 use crate::with_dim;
 use poisson_nd::Domain;
+use poisson_nd::field::{DensityMapping, PairRule};
 use std::path::PathBuf;
 
 /// Arguments of `experiments analyze`.
@@ -37,16 +37,21 @@ pub struct AnalyzeArgs {
     pub radius_column: Option<String>,
     /// The distance a pair must keep with per-point radii: max(r_i, r_j), min(r_i, r_j) or
     /// their mean.
-    #[arg(long, value_enum, default_value_t = RuleArg::Max, requires = "radius_column")]
-    pub radius_rule: RuleArg,
+    #[arg(
+        long,
+        default_value = "max",
+        requires = "radius_column",
+        value_parser = crate::choices::parser::<PairRule>()
+    )]
+    pub radius_rule: PairRule,
     /// A density map (.png or .npy, as `sample --density` takes it) to compare the local
     /// point counts with, over a coarse grid of cells (8×8 in 2D, 4^D otherwise).
     #[arg(long)]
     pub density: Option<PathBuf>,
     /// How the map's density became a radius (with --density; default lerp). The counts
     /// follow an inverse map by construction; for lerp the prediction is an approximation.
-    #[arg(long, value_enum)]
-    pub mapping: Option<MappingArg>,
+    #[arg(long, value_parser = crate::choices::parser::<DensityMapping>())]
+    pub mapping: Option<DensityMapping>,
     /// The map's smallest radius (with --density).
     #[arg(long, allow_hyphen_values = true)]
     pub rmin: Option<f64>,
@@ -117,7 +122,7 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
                 return Err(format!("--density {} needs --rmin and --rmax", path.display()));
             };
             shapes::check_radius_bounds(rmin, rmax)?;
-            let mapping = args.mapping.unwrap_or_default().into();
+            let mapping = args.mapping.unwrap_or_default();
             Some(shapes::density_field::<D>(path, &domain, rmin, rmax, mapping)?)
         }
     };
@@ -153,7 +158,7 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
                     column.values[i]
                 ));
             }
-            Some(PointRadii { column: name, values: &column.values, rule: args.radius_rule.into() })
+            Some(PointRadii { column: name, values: &column.values, rule: args.radius_rule })
         }
     };
     let options = AnalyzeOptions {

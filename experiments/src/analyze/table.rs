@@ -278,7 +278,7 @@ fn density_follow(a: &Analysis, w: &mut String) {
     let Some(f) = &a.density_follow else {
         return;
     };
-    let mapping = crate::choices::mapping_name(f.mapping);
+    let mapping = poisson_nd::Choice::name(f.mapping);
     let cells: Vec<String> = (0..a.dim).map(|_| f.cells_per_axis.to_string()).collect();
     let _ = writeln!(
         w,

@@ -43,7 +43,7 @@ pub struct FollowCell {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DensityFollow {
     /// The mapping from density to radius.
-    #[serde(serialize_with = "crate::choices::serialize_mapping")]
+    #[serde(serialize_with = "crate::choices::by_name::serialize")]
     pub mapping: DensityMapping,
     /// Whether the prediction is only an approximation (the linear mapping).
     pub approximate: bool,

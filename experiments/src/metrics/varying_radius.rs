@@ -72,7 +72,7 @@ impl Spread {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VaryingRadiusStats {
     /// The pair rule the pairs were checked against.
-    #[serde(serialize_with = "crate::choices::serialize_rule")]
+    #[serde(serialize_with = "crate::choices::by_name::serialize")]
     pub rule: PairRule,
     /// The radii: mean, spread and extremes.
     pub radius: Spread,

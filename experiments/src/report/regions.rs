@@ -77,7 +77,7 @@ pub fn measure(base_seed: u64, timings: &mut Vec<TimingRow>) -> Result<RegionsRe
     let set = timed(timings, "bridson", seed, || bridson.fill_seeded(seed));
     let count = set.len();
     let mut polygon_runs = vec![run_2d("bridson", seed, set, &shape, &single, RADIUS_2D)?];
-    let halton = Halton::new(square).map_err(failed)?.with_region(shape.clone()).map_err(failed)?;
+    let halton = Halton::builder(square).with_region(shape.clone()).build().map_err(failed)?;
     // The plain sequence ignores its seed; it is derived and recorded all the same.
     let seed = figure_seed(base_seed, "regions-polygon", "halton");
     let set = timed(timings, "halton", seed, || halton.sample_seeded(count, seed));

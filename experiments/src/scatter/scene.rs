@@ -4,7 +4,7 @@
 //!
 //! ```toml
 //! seed = 7                      # optional, default 0
-//! pair_rule = "mean"            # optional: "mean" (default), "max" or "min"
+//! pair_rule = "mean"            # optional: "max" (default), "min" or "mean"
 //! [terrain]
 //! heightmap = "height.png"      # PNG (8/16-bit grey) or a 2D .npy, values in [0, 1]
 //! size = [1000.0, 1000.0]       # world extent along x and z; origin at 0
@@ -52,21 +52,13 @@ impl MeshKind {
     }
 }
 
-/// The pair rule's name in a scene.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum RuleName {
-    Max,
-    Min,
-    Mean,
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SceneFile {
     #[serde(default)]
     seed: u64,
-    pair_rule: Option<RuleName>,
+    #[serde(default, with = "crate::choices::by_name_opt")]
+    pair_rule: Option<PairRule>,
     terrain: TerrainFile,
     #[serde(rename = "class", default)]
     classes: Vec<ClassFile>,
@@ -139,11 +131,7 @@ pub fn parse(text: &str, name: &str, base: &Path) -> Result<Scene, String> {
     }
     let mut builder = Scatter::builder(terrain);
     if let Some(rule) = file.pair_rule {
-        builder = builder.with_pair_rule(match rule {
-            RuleName::Max => PairRule::Max,
-            RuleName::Min => PairRule::Min,
-            RuleName::Mean => PairRule::Mean,
-        });
+        builder = builder.with_pair_rule(rule);
     }
     let mut meshes = Vec::new();
     let mut names: Vec<&str> = Vec::new();
@@ -179,7 +167,10 @@ pub fn parse(text: &str, name: &str, base: &Path) -> Result<Scene, String> {
         if !(distance.is_finite() && distance > 0.0) {
             return Err(fail(&key, format!("must be finite and > 0, got {distance}")));
         }
-        builder = builder.with_distance(a, b, distance).map_err(|e| fail(&key, e.to_string()))?;
+        if !(distance.is_finite() && distance > 0.0) {
+            return Err(fail(&key, format!("must be finite and > 0, got {distance}")));
+        }
+        builder = builder.with_distance(a, b, distance);
     }
     let scatter = builder.build().map_err(|e| format!("{name}: {e}"))?;
     Ok(Scene { seed: file.seed, scatter, meshes })

@@ -205,7 +205,8 @@ fn bad_flags_exit_2_with_one_line_and_write_nothing() {
         ),
         (
             vec!["--radius", "0.01", "--region", "no-such-region.geojson"],
-            "error: 'chunked-bridson' does not take a region (every other sampler does)".into(),
+            "error: 'chunked-bridson' does not take a region (the samplers that do: bridson,"
+                .into(),
         ),
         (
             vec!["--density", "map.png", "--rmin", "0.01", "--rmax", "0.02"],

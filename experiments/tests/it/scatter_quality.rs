@@ -6,6 +6,7 @@
 
 use experiments::metrics::relative_radius;
 use experiments::metrics::spectrum::{SpectrumOptions, radial_spectrum};
+use poisson_nd::field::PairRule;
 use poisson_nd::scatter::{Scatter, ScatterClass, Terrain};
 
 /// Per class: (name, count, ρ_rel, mean power of the rings 1 ≤ |k| ≤ 0.2·√N, effective
@@ -13,12 +14,13 @@ use poisson_nd::scatter::{Scatter, ScatterClass, Terrain};
 fn measure(seed: u64, cross: Option<f64>) -> Vec<(String, usize, f64, f64, f64)> {
     let terrain = Terrain::from_image_rows(1, 1, vec![0.0], [400.0, 400.0], 1.0).unwrap();
     let mut builder = Scatter::builder(terrain)
+        .with_pair_rule(PairRule::Mean)
         .with_class(ScatterClass::new("tree", 8.0).unwrap())
         .with_class(ScatterClass::new("rock", 5.0).unwrap())
         .with_class(ScatterClass::new("shrub", 3.0).unwrap());
     if let Some(d) = cross {
         for (a, b) in [("tree", "rock"), ("tree", "shrub"), ("rock", "shrub")] {
-            builder = builder.with_distance(a, b, d).unwrap();
+            builder = builder.with_distance(a, b, d);
         }
     }
     let scatter = builder.build().unwrap();
