@@ -49,7 +49,6 @@
 use crate::choice::Choice;
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::{FieldRule, GridLayout, GridResolution, Tuning, check_field_reach};
 use crate::point::Point;
 use std::sync::Arc;
 
@@ -778,17 +777,4 @@ pub(crate) fn resolve_field<const D: usize>(
     }
     let setup = FieldSetup::new(field, rule)?;
     Ok((setup.rmin, Some(setup)))
-}
-
-/// The grid layout for a radius field: cells from √(rmin·rmax), reach rmax. The dense limit counts
-/// the byte per cell that keeps the cell's radius bound next to its 4-byte head.
-pub(crate) fn field_layout<const D: usize>(
-    domain: &Domain<D>,
-    setup: &FieldSetup<D>,
-    resolution: GridResolution,
-    tuning: Tuning,
-) -> Result<GridLayout<D>, Error> {
-    check_field_reach::<D>(setup.rmin, setup.rmax, resolution)?;
-    let rule = FieldRule::new(setup.rule, setup.rmin, setup.rmax, None);
-    GridLayout::for_rule(domain, &rule, resolution, tuning.dense_grid_limit() / 5 * 4)
 }

@@ -74,6 +74,7 @@ pub mod samplers;
 pub mod scatter;
 
 pub use choice::Choice;
+pub use chunked::{ChunkedBridson, ChunkedBridsonBuilder};
 pub use config::{Builder, Capabilities, Config};
 pub use domain::Domain;
 pub use error::Error;
@@ -86,7 +87,7 @@ pub use point::Point;
 pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Sampler, StopReason};
 pub use samplers::{
-    BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, ChunkedBridson,
-    ChunkedBridsonBuilder, DartThrowing, DartThrowingBuilder, Halton, JitteredGrid, Maximal,
-    MaximalBuilder, SampleElimination, WhiteNoise,
+    BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, DartThrowing,
+    DartThrowingBuilder, Halton, JitteredGrid, Maximal, MaximalBuilder, SampleElimination,
+    WhiteNoise,
 };

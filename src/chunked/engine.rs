@@ -3,10 +3,10 @@
 
 use super::cells::{CellKey, Cells, stratum};
 use super::fill::CellFiller;
+use super::fill::RunSettings;
 use crate::domain::Domain;
 use crate::point::Point;
 use crate::rng::derive_seed;
-use crate::samplers::Bridson;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -17,8 +17,8 @@ pub(crate) type CellPoints<const D: usize> = Arc<Vec<Point<D>>>;
 #[derive(Debug, Clone)]
 pub(crate) struct Engine<const D: usize> {
     pub(crate) cells: Cells<D>,
-    /// Radius, attempts, candidate spread and grid resolution (its domain is unused).
-    pub(crate) bridson: Bridson<D>,
+    /// Radius, attempts, candidate spread and grid of every cell's run.
+    pub(crate) settings: RunSettings,
     /// A closed world box: nothing is placed outside it.
     pub(crate) clip: Option<Domain<D>>,
     /// On a torus, the number of keys along each axis (twice the chunks).
@@ -113,7 +113,7 @@ impl<const D: usize> Engine<D> {
             needed[k].insert(key);
             stack.extend(self.dependencies(&key).iter().map(|d| self.canonical(d).0));
         }
-        let filler = CellFiller { cells: &self.cells, bridson: &self.bridson, clip: self.clip };
+        let filler = CellFiller { cells: &self.cells, settings: self.settings, clip: self.clip };
         let period = self.period();
         for level in needed {
             let mut keys: Vec<CellKey<D>> = level.into_iter().collect();

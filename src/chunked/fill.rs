@@ -13,16 +13,17 @@
 
 use super::cells::{CellKey, CellShape, Cells, stratum};
 use crate::domain::Domain;
+use crate::engine::front::Rules;
 use crate::engine::front::{self, Space};
 use crate::engine::scan::{Scan, ScanRules};
+use crate::engine::shell::PairedShell;
 use crate::engine::space::DiskSpace;
+use crate::grid::GridResolution;
 use crate::grid::{CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, HashedHeads};
 use crate::point::Point;
 use crate::region::Region;
 use crate::region::shape::ShellRegion;
 use crate::rng::{rng_from_seed, uniform01};
-use crate::sampler::Sampler;
-use crate::samplers::Bridson;
 use rand::Rng;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -139,12 +140,35 @@ impl<const D: usize> ShellRegion<D> for CellRegion<D> {
     }
 }
 
+/// The settings every cell's run takes: the one radius, Bridson's front (`k` and the shell
+/// draw) and the grid.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RunSettings {
+    pub(crate) radius: f64,
+    pub(crate) rules: Rules<PairedShell>,
+    pub(crate) resolution: GridResolution,
+    pub(crate) dense_grid_limit: usize,
+}
+
+impl RunSettings {
+    /// Runs at `radius` with `attempts` candidates per active point, Bridson's default
+    /// candidate spread, the default grid.
+    pub(crate) fn new(radius: f64, attempts: u32) -> Self {
+        RunSettings {
+            radius,
+            rules: Rules { attempts, shell: PairedShell::default() },
+            resolution: GridResolution::default(),
+            dense_grid_limit: crate::grid::Tuning::default().dense_grid_limit(),
+        }
+    }
+}
+
 /// What deciding a cell needs besides its neighbours: the cells' geometry, the run's
-/// settings (radius, attempts, candidate spread, grid resolution) and the world's box.
+/// settings and the world's box.
 #[derive(Debug)]
 pub(crate) struct CellFiller<'a, const D: usize> {
     pub(crate) cells: &'a Cells<D>,
-    pub(crate) bridson: &'a Bridson<D>,
+    pub(crate) settings: RunSettings,
     pub(crate) clip: Option<Domain<D>>,
 }
 
@@ -157,7 +181,7 @@ impl<const D: usize> CellFiller<'_, D> {
         context: impl Iterator<Item = Point<D>>,
         seed: u64,
     ) -> (Vec<Point<D>>, u64) {
-        let r = self.bridson.radius();
+        let r = self.settings.radius;
         let interior = stratum(key) == 0;
         let mut region = CellRegion::new(self.cells.shape(key), self.clip, 2.0 * r);
         if interior {
@@ -172,15 +196,14 @@ impl<const D: usize> CellFiller<'_, D> {
             return (Vec::new(), 0);
         };
         let rule = ConstantRadius::new(r);
-        let resolution = self.bridson.resolution();
-        let limit = self.bridson.advanced_tuning().dense_grid_limit();
+        let (resolution, limit) = (self.settings.resolution, self.settings.dense_grid_limit);
         let Ok(layout) = GridLayout::for_rule(&domain, &rule, resolution, limit) else {
             return (Vec::new(), 0);
         };
         let near = |p: &Point<D>| (0..D).all(|i| grid_low[i] <= p[i] && p[i] <= grid_high[i]);
         let context: Vec<Point<D>> = context.filter(|p| near(p)).collect();
         let mut rng = rng_from_seed(seed);
-        let run = CellRun { bridson: self.bridson, region: &region, low, high, interior };
+        let run = CellRun { settings: self.settings, region: &region, low, high, interior };
         if layout.is_dense() {
             let grid = Grid::<D, DenseHeads, _>::new(Arc::new(layout), rule, context.len() + 64);
             run.run(grid, &context, &mut rng)
@@ -193,7 +216,7 @@ impl<const D: usize> CellFiller<'_, D> {
 
 /// One cell's run, compiled for the grid's storage.
 struct CellRun<'a, const D: usize> {
-    bridson: &'a Bridson<D>,
+    settings: RunSettings,
     region: &'a CellRegion<D>,
     low: Point<D>,
     high: Point<D>,
@@ -213,13 +236,11 @@ impl<const D: usize> CellRun<'_, D> {
         }
         let mut active = Vec::new();
         let mut attempts = 0u64;
-        let bridson = self.bridson;
         let region = self.region;
-        let rules = bridson.rules();
-        let r = bridson.radius();
+        let RunSettings { radius: r, rules, .. } = self.settings;
         let (low, high) = (self.low, self.high);
         // The loop's region admits by itself: the domain it is handed plays no part.
-        let domain = *bridson.domain();
+        let domain = Domain::unit();
         let mut space = DiskSpace { grid: &mut grid, region, domain, radius: r };
         if self.interior {
             // A chunk's interior grows from one uniform dart, as a plain run does, over a box

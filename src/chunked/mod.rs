@@ -18,15 +18,17 @@
 pub(crate) mod cells;
 pub(crate) mod engine;
 pub(crate) mod fill;
+mod sampler;
 
 pub use cells::min_chunk_side;
+pub use sampler::{ChunkedBridson, ChunkedBridsonBuilder, ChunkedBridsonOptions};
 
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
-use crate::samplers::Bridson;
 use cells::{CellKey, Cells};
 use engine::{CellPoints, Engine};
+use fill::RunSettings;
 use std::collections::HashMap;
 
 /// The chunk side used when none is given: 64 radii in 1D and 2D, 32 radii from 3D on, or
@@ -151,16 +153,9 @@ impl<const D: usize> WorldBuilder<D> {
                 clip = Some(domain);
             }
         }
-        // The settings (radius, attempts, grid) of every cell's run. Each run lays its own
-        // grid over its cell, so this box only has to be valid at any radius: one of side 4r
-        // (a box of the world's size, or the unit box, would refuse small radii for the
-        // points it could hold).
-        let settings_box = Domain::from_origin_and_extent([0.0; D], [4.0 * radius; D])?;
-        let bridson =
-            Bridson::builder(settings_box, radius).with_attempts(self.attempts).build()?;
         let engine = Engine {
             cells: Cells::new(self.origin, sides, radius),
-            bridson,
+            settings: RunSettings::new(radius, self.attempts),
             clip,
             torus,
             seed: self.seed,
@@ -227,7 +222,7 @@ impl<const D: usize> World<D> {
 
     /// The Poisson-disk radius.
     pub fn radius(&self) -> f64 {
-        self.engine.bridson.radius()
+        self.engine.settings.radius
     }
 
     /// The chunk holding `p` (not wrapped on a torus).

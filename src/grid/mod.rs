@@ -142,3 +142,16 @@ pub(crate) fn check_field_reach<const D: usize>(
     }
     Ok(())
 }
+
+/// The grid layout for a radius field: cells from √(rmin·rmax), reach rmax. The dense limit
+/// counts the byte per cell that keeps the cell's radius bound next to its 4-byte head.
+pub(crate) fn field_layout<const D: usize>(
+    domain: &crate::domain::Domain<D>,
+    setup: &crate::field::FieldSetup<D>,
+    resolution: GridResolution,
+    tuning: Tuning,
+) -> Result<GridLayout<D>, Error> {
+    check_field_reach::<D>(setup.rmin, setup.rmax, resolution)?;
+    let rule = FieldRule::new(setup.rule, setup.rmin, setup.rmax, None);
+    GridLayout::for_rule(domain, &rule, resolution, tuning.dense_grid_limit() / 5 * 4)
+}

@@ -4,9 +4,9 @@
 
 use super::{BoxClass, Region};
 use crate::domain::Domain;
+use crate::domain::cubic_cells;
 use crate::error::Error;
 use crate::point::Point;
-use crate::samplers::jittered_grid::cubic_cells;
 use rand::Rng;
 use std::fmt;
 use std::sync::Arc;

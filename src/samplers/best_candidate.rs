@@ -4,6 +4,7 @@
 use crate::config::{Builder, Capabilities};
 use crate::defaults;
 use crate::domain::Domain;
+use crate::domain::cubic_cells;
 use crate::error::Error;
 use crate::grid::conflict::NeverConflicts;
 use crate::grid::layout::GridLayout;
@@ -11,7 +12,6 @@ use crate::grid::nearest::NearestGrid;
 use crate::point::Point;
 use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
-use crate::samplers::jittered_grid::cubic_cells;
 use rand::Rng;
 use std::sync::Arc;
 

@@ -13,10 +13,10 @@ pub use crate::engine::shell::CandidateDistance;
 use crate::engine::shell::PairedShell;
 use crate::engine::space::{DiskSpace, FieldSpace};
 use crate::error::Error;
-use crate::field::{FieldSetup, PairRule, RadiusField, field_layout};
+use crate::field::{FieldSetup, PairRule, RadiusField};
 use crate::grid::{
     CellHeads, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, GridResolution,
-    HashedHeads, Tuning,
+    HashedHeads, Tuning, field_layout,
 };
 use crate::packing::max_points_estimate;
 use crate::point::Point;

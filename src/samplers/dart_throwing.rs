@@ -5,10 +5,10 @@ use crate::defaults;
 use crate::domain::Domain;
 use crate::engine::scan::Scan;
 use crate::error::Error;
-use crate::field::{FieldSetup, PairRule, RadiusField, field_layout};
+use crate::field::{FieldSetup, PairRule, RadiusField};
 use crate::grid::{
     CellHeads, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, GridResolution,
-    HashedHeads, Tuning,
+    HashedHeads, Tuning, field_layout,
 };
 use crate::packing::max_points_estimate;
 use crate::point::{Point, distance_squared, toroidal_distance_squared};

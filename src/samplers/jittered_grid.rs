@@ -2,7 +2,7 @@
 
 use crate::config::{Builder, Capabilities};
 use crate::defaults;
-use crate::domain::Domain;
+use crate::domain::{Domain, cubic_cells};
 use crate::error::Error;
 use crate::point::Point;
 use crate::region::shape::probes_per_axis;
@@ -318,53 +318,4 @@ fn in_shape<const D: usize, R: Rng + ?Sized>(
         points.push(point);
     }
     (points, chosen == count, draws)
-}
-
-/// Cells per axis for about `count` cells as near to cubes as the box allows, and the side
-/// `s` of those cubes. Axes shorter than `s` get one cell; on the others the ideal counts
-/// `L_i / s` multiply to `count` and each gets `⌊L_i / s⌋` (at least 1), so the total never
-/// exceeds `count` (up to rounding in `s`). `count` must be at least 1.
-pub(crate) fn cubic_cells<const D: usize>(extent: &[f64; D], count: usize) -> ([usize; D], f64) {
-    let mut single = [false; D];
-    loop {
-        let free = single.iter().filter(|s| !**s).count();
-        if free == 0 {
-            return ([1; D], f64::INFINITY);
-        }
-        // In logarithms, so that no product of sides can overflow.
-        let log_volume: f64 = (0..D).filter(|&i| !single[i]).map(|i| extent[i].ln()).sum();
-        let side = ((log_volume - (count.max(1) as f64).ln()) / free as f64).exp();
-        let mut changed = false;
-        for i in 0..D {
-            if !single[i] && extent[i] < side {
-                single[i] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            let cells = std::array::from_fn(|i| {
-                // The nudge keeps an ideal count such as 9.999999999999998 at 10.
-                let ideal = extent[i] / side * (1.0 + 1e-12);
-                if single[i] { 1 } else { (ideal as usize).clamp(1, count.max(1)) }
-            });
-            return (cells, side);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cubic_cells_never_exceed_the_count() {
-        assert_eq!(cubic_cells(&[1.0, 1.0], 100).0, [10, 10]);
-        assert_eq!(cubic_cells(&[1e6, 1e-6], 100).0, [100, 1]);
-        assert_eq!(cubic_cells(&[1.0, 1.0, 1.0], 1).0, [1, 1, 1]);
-        assert_eq!(cubic_cells(&[1e300, 1e300], 4).0, [2, 2]);
-        for n in [1usize, 2, 3, 7, 100, 12345] {
-            let cells = cubic_cells(&[1.0, 2.5, 0.3], n).0;
-            assert!(cells.iter().product::<usize>() <= n, "{n}: {cells:?}");
-        }
-    }
 }

@@ -2,7 +2,6 @@
 
 pub mod best_candidate;
 pub mod bridson;
-pub mod chunked_bridson;
 pub mod dart_throwing;
 pub mod halton;
 pub mod jittered_grid;
@@ -12,7 +11,6 @@ pub mod white_noise;
 
 pub use best_candidate::BestCandidate;
 pub use bridson::{Bridson, BridsonBuilder, BridsonFill, CandidateDistance, FillStep};
-pub use chunked_bridson::{ChunkedBridson, ChunkedBridsonBuilder};
 pub use dart_throwing::{DartThrowing, DartThrowingBuilder};
 pub use halton::Halton;
 pub use jittered_grid::JitteredGrid;

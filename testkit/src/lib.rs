@@ -10,4 +10,5 @@
 pub mod cli;
 pub mod csv;
 pub mod domains;
+pub mod layers;
 pub mod oracle;

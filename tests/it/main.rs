@@ -22,6 +22,7 @@ mod input_errors;
 mod jittered_grid;
 mod live_set;
 mod maximal;
+mod module_layers;
 mod radius_field;
 #[cfg(feature = "geo")]
 mod region_kinds;

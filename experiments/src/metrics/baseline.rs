@@ -183,6 +183,13 @@ pub fn simulate_white_noise<const D: usize>(
 
 /// The mean of `values` and its standard error (sample standard deviation over `sqrt(n)`);
 /// NaN for no values, an error of 0 for one.
+///
+/// ```
+/// use experiments::metrics::baseline::mean_and_error;
+/// assert_eq!(mean_and_error(&[1.0, 3.0]).pair(), (2.0, 1.0));
+/// assert_eq!(mean_and_error(&[5.0]).pair(), (5.0, 0.0));
+/// assert!(mean_and_error(&[]).value.is_nan());
+/// ```
 pub fn mean_and_error(values: &[f64]) -> Estimate {
     let n = values.len() as f64;
     if values.is_empty() {

@@ -62,6 +62,13 @@ pub struct Estimate {
     pub std_error: f64,
 }
 
+impl Estimate {
+    /// The estimate and its standard error, as a pair.
+    pub fn pair(self) -> (f64, f64) {
+        (self.value, self.std_error)
+    }
+}
+
 /// The points mapped affinely onto the unit cube `[0, 1)^D` by the domain's box:
 /// `u = (x − origin) / extent`. Spectra and discrepancy are measured on these.
 pub fn to_unit_cube<const D: usize>(points: &[Point<D>], domain: &Domain<D>) -> Vec<[f64; D]> {

@@ -11,9 +11,9 @@
 
 use super::csv::table_text;
 use super::html::{DataFile, Figure, Section, Table};
-use super::sections::mean_se;
 use super::{ReportError, TimingRow, realisation_seed};
 use crate::format::{exact as float, short, significant, with_error};
+use crate::metrics::baseline::mean_and_error;
 use crate::metrics::relative_radius::relative_radius_from;
 use crate::metrics::{SpectrumAccumulator, SpectrumOptions, periodogram_at};
 use crate::plot::{self, Reference, Series, SpectrumChart, VerticalMarks};
@@ -98,7 +98,7 @@ impl SamplerRuns {
     /// Mean and standard error over realisations of each ring's power, rings `1..=k_max`.
     pub fn ring_stats(&self) -> Vec<(f64, f64)> {
         let rings = self.runs.first().map_or(0, |run| run.rings.len());
-        (0..rings).map(|b| mean_se(&self.values(|run| run.rings[b]))).collect()
+        (0..rings).map(|b| mean_and_error(&self.values(|run| run.rings[b])).pair()).collect()
     }
 
     /// The smallest distance over every realisation.
@@ -239,9 +239,9 @@ impl ChunkedResult {
                 LineTest {
                     harmonic,
                     k,
-                    chunked: mean_se(&self.chunked.axis_values(k)),
-                    neighbours: mean_se(&self.chunked.neighbour_values(k)),
-                    plain: mean_se(&self.plain.axis_values(k)),
+                    chunked: mean_and_error(&self.chunked.axis_values(k)).pair(),
+                    neighbours: mean_and_error(&self.chunked.neighbour_values(k)).pair(),
+                    plain: mean_and_error(&self.plain.axis_values(k)).pair(),
                 }
             })
             .collect()
@@ -260,8 +260,8 @@ impl ChunkedResult {
     /// `value` of chunked over plain, both means over realisations, with the standard error
     /// of the ratio (first order: the relative errors add in quadrature).
     pub fn ratio(&self, value: impl Fn(&ChunkedRun) -> f64) -> (f64, f64) {
-        let (a, se_a) = mean_se(&self.chunked.values(&value));
-        let (b, se_b) = mean_se(&self.plain.values(&value));
+        let (a, se_a) = mean_and_error(&self.chunked.values(&value)).pair();
+        let (b, se_b) = mean_and_error(&self.plain.values(&value)).pair();
         let ratio = a / b;
         (ratio, ratio.abs() * ((se_a / a).powi(2) + (se_b / b).powi(2)).sqrt())
     }
@@ -409,7 +409,9 @@ pub fn section(result: &ChunkedResult, base_seed: u64) -> Result<Section, Report
     let agreement = result.spectrum_agreement();
     let (count_ratio, count_ratio_se) = result.ratio(|run| run.points as f64);
     let (rho_ratio, rho_ratio_se) = result.ratio(|run| run.relative_radius);
-    let mean = |runs: &SamplerRuns, value: fn(&ChunkedRun) -> f64| mean_se(&runs.values(value));
+    let mean = |runs: &SamplerRuns, value: fn(&ChunkedRun) -> f64| {
+        mean_and_error(&runs.values(value)).pair()
+    };
     let points = |runs: &SamplerRuns| mean(runs, |run| run.points as f64);
     let rho = |runs: &SamplerRuns| mean(runs, |run| run.relative_radius);
     let closest = result.plain.min_distance().min(result.chunked.min_distance()) / result.radius;
@@ -509,7 +511,7 @@ pub fn section(result: &ChunkedResult, base_seed: u64) -> Result<Section, Report
 fn comparison_table(result: &ChunkedResult) -> Table {
     let row = |label: &str, value: fn(&ChunkedRun) -> f64| {
         let cell = |runs: &SamplerRuns| {
-            let (mean, se) = mean_se(&runs.values(value));
+            let (mean, se) = mean_and_error(&runs.values(value)).pair();
             with_error(mean, se)
         };
         let (ratio, se) = result.ratio(value);
@@ -663,8 +665,9 @@ fn axis_figure(result: &ChunkedResult, lines: &[LineTest]) -> Result<Figure, Rep
     for runs in [&result.plain, &result.chunked] {
         let mut points = Vec::new();
         for j in 1..=result.axis_max() {
-            let along = |a: usize| mean_se(&runs.values(|run| run.axis_power[a][j - 1])).0;
-            let (mean, se) = mean_se(&runs.axis_values(j));
+            let along =
+                |a: usize| mean_and_error(&runs.values(|run| run.axis_power[a][j - 1])).pair().0;
+            let (mean, se) = mean_and_error(&runs.axis_values(j)).pair();
             points.push((j as f64, mean));
             rows.push(vec![
                 runs.sampler.clone(),
@@ -852,7 +855,7 @@ mod tests {
         assert_eq!(lines[2].verdict(), "no line");
         let line = lines[0];
         assert_eq!((line.harmonic, line.k), (1, 2));
-        assert_eq!(line.chunked, mean_se(&[9.0, 18.0, 11.0, 22.0]));
+        assert_eq!(line.chunked, mean_and_error(&[9.0, 18.0, 11.0, 22.0]).pair());
         assert!(line.z_neighbours() > LINE_THRESHOLD, "{}", line.z_neighbours());
         assert_eq!(line.verdict(), "LINE");
         let (ratio, se) = result.ratio(|run| run.points as f64);

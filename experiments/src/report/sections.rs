@@ -8,28 +8,14 @@ use super::prose;
 use super::{DimResult, ReportData, ReportError, SamplerResult};
 use crate::config::Config;
 use crate::format::{exact as float, short, significant};
+use crate::metrics::baseline::mean_and_error;
 use crate::plot::{
     self, ColourScale, HeatMap, HistogramChart, MetricChart, MetricEntry, Projections3d, Reference,
     Scatter2d, Series, SpectrumChart,
 };
 
-/// Mean and standard error of the mean, `s / √n` with the sample standard deviation `s`
-/// (0 for one value, NaN for none).
-pub(crate) fn mean_se(values: &[f64]) -> (f64, f64) {
-    if values.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    if values.len() < 2 {
-        return (mean, 0.0);
-    }
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, (variance / n).sqrt())
-}
-
 fn mean_pm_se(values: &[f64]) -> String {
-    let (mean, se) = mean_se(values);
+    let (mean, se) = mean_and_error(values).pair();
     crate::format::with_error(mean, se)
 }
 
@@ -362,7 +348,7 @@ fn metric_section(dim: &DimResult, charts: &[ChartSpec]) -> Result<Option<Sectio
                 let values: Vec<f64> =
                     metric_values(s, &spec.metric).into_iter().filter(|v| v.is_finite()).collect();
                 (!values.is_empty()).then(|| {
-                    let (value, se) = mean_se(&values);
+                    let (value, se) = mean_and_error(&values).pair();
                     let entry = MetricEntry {
                         name: s.name.clone(),
                         value,
@@ -572,9 +558,6 @@ mod tests {
 
     #[test]
     fn mean_and_standard_error() {
-        assert_eq!(mean_se(&[1.0, 3.0]), (2.0, 1.0));
-        assert_eq!(mean_se(&[5.0]), (5.0, 0.0));
-        assert!(mean_se(&[]).0.is_nan());
         assert_eq!(mean_pm_se(&[1.0, 3.0]), "2.0 ± 1.0");
     }
 

@@ -2,11 +2,12 @@
 //! and the summary metrics (means over realisations), then the scaling exponents.
 
 use super::analysis::Analyzer;
-use super::sections::{chart_context, mean_se, metric_values};
+use super::sections::{chart_context, metric_values};
 use super::{DimResult, ReportData, ScalingResult};
 use crate::config::Config;
 use crate::fit::PowerLaw;
 use crate::format::short;
+use crate::metrics::baseline::mean_and_error;
 
 /// The whole summary.
 pub(crate) fn summary<A: Analyzer>(config: &Config, data: &ReportData, analyzer: &A) -> String {
@@ -44,7 +45,7 @@ fn dim_table<A: Analyzer>(config: &Config, dim: &DimResult, analyzer: &A) -> Str
     }
     out.push('\n');
     for sampler in &dim.samplers {
-        let mean = |values: Vec<f64>| short(mean_se(&values).0);
+        let mean = |values: Vec<f64>| short(mean_and_error(&values).pair().0);
         let points = mean(sampler.realisations.iter().map(|r| r.n as f64).collect());
         let ms = mean(sampler.realisations.iter().map(|r| r.seconds * 1e3).collect());
         out.push_str(&format!("  {:<20} {points:>9} {ms:>10}", sampler.name));

@@ -13,6 +13,7 @@ mod input_readers;
 mod metrics_exact;
 mod metrics_lattices;
 mod metrics_white_noise;
+mod module_layers;
 mod point_formats;
 mod point_io_round_trip;
 mod reference;

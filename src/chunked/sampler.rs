@@ -1,14 +1,14 @@
 //! Bridson's algorithm chunk by chunk, on all cores, with the same points for every thread
 //! count.
 
-use crate::chunked::cells::{CellKey, Cells, check_chunk_side};
-use crate::chunked::engine::{CellPoints, Engine};
-use crate::chunked::{chunks_in, default_chunk_side, min_chunk_side};
+use super::cells::{CellKey, Cells, check_chunk_side};
+use super::engine::{CellPoints, Engine};
+use super::fill::RunSettings;
+use super::{chunks_in, default_chunk_side, min_chunk_side};
 use crate::config::{Builder, Capabilities};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
-use crate::samplers::Bridson;
 use rand::Rng;
 
 /// Poisson-disk sampling of a box by the chunk engine of [`chunked`](crate::chunked): the box
@@ -34,7 +34,7 @@ use rand::Rng;
 #[derive(Debug, Clone)]
 pub struct ChunkedBridson<const D: usize> {
     domain: Domain<D>,
-    bridson: Bridson<D>,
+    settings: RunSettings,
     cells: Cells<D>,
     /// Chunks along each axis.
     chunks: [i64; D],
@@ -78,11 +78,7 @@ impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
     pub fn build(self) -> Result<ChunkedBridson<D>, Error> {
         let checked = self.config.check("chunked-bridson", &ChunkedBridson::<D>::CAPABILITIES)?;
         checked.check_budget()?;
-        // The settings every cell's run takes (its domain is unused: cells bring their own).
-        let bridson = Bridson::builder(checked.domain, checked.radius)
-            .with_attempts(checked.attempts)
-            .with_max_points(checked.max_points)
-            .build()?;
+        let settings = RunSettings::new(checked.radius, checked.attempts);
         if self.options.threads == Some(0) {
             return Err(Error::ZeroCount("threads"));
         }
@@ -110,7 +106,7 @@ impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
         Ok(ChunkedBridson {
             cells: Cells::new(*domain.origin(), side, r),
             domain,
-            bridson,
+            settings,
             chunks,
             threads: self.options.threads,
             max_points: checked.max_points,
@@ -145,7 +141,7 @@ impl<const D: usize> ChunkedBridson<D> {
 
     /// The radius.
     pub fn radius(&self) -> f64 {
-        self.bridson.radius()
+        self.settings.radius
     }
 
     /// The chunk side along each axis.
@@ -163,7 +159,7 @@ impl<const D: usize> ChunkedBridson<D> {
         let periodic = self.domain.is_periodic();
         let engine = Engine {
             cells: self.cells.clone(),
-            bridson: self.bridson.clone(),
+            settings: self.settings,
             clip: (!periodic).then_some(self.domain),
             torus: periodic.then(|| self.chunks.map(|n| 2 * n)),
             seed,

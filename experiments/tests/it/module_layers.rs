@@ -1,0 +1,23 @@
+//! The experiments crate's rooms are layers: every module refers only to modules of its own
+//! layer or lower ones, and no modules refer to each other in a circle.
+
+use std::path::Path;
+
+#[test]
+fn modules_refer_only_down_the_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    testkit::layers::assert_layers(
+        &src,
+        &[
+            // Ground: dimensions, number formatting, fits, the library's named choices.
+            &["dims", "format", "fit", "choices"],
+            // Files: the input readers, boxes from the command line, point files, the
+            // density maps and regions made from input files.
+            &["inputs", "domains", "io", "shapes"],
+            // The sampler specification, the instruments and the plots.
+            &["spec", "metrics", "plot"],
+            // The commands and the report.
+            &["analyze", "inspect", "sample", "world", "scatter", "config", "report"],
+        ],
+    );
+}
