@@ -56,6 +56,7 @@
 struct ReadmeDoctests;
 
 pub mod choice;
+#[cfg(feature = "chunked")]
 pub mod chunked;
 pub mod config;
 pub mod defaults;
@@ -64,6 +65,7 @@ pub(crate) mod engine;
 pub mod error;
 pub mod field;
 pub mod grid;
+#[cfg(feature = "live")]
 pub mod live;
 pub mod packing;
 pub mod point;
@@ -71,9 +73,11 @@ pub mod region;
 pub mod rng;
 pub mod sampler;
 pub mod samplers;
+#[cfg(feature = "scatter")]
 pub mod scatter;
 
 pub use choice::Choice;
+#[cfg(feature = "chunked")]
 pub use chunked::{ChunkedBridson, ChunkedBridsonBuilder};
 pub use config::{Builder, Capabilities, Config};
 pub use domain::Domain;
@@ -82,6 +86,7 @@ pub use field::{
     ConstantField, DensityField, DensityMapping, FnField, GriddedField, PairRule, RadiusField,
 };
 pub use grid::{GridResolution, Tuning};
+#[cfg(feature = "live")]
 pub use live::{PointId, PoissonSet};
 pub use point::Point;
 pub use region::Region;

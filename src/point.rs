@@ -35,11 +35,13 @@ pub fn toroidal_distance_squared<const D: usize>(
 }
 
 /// The point as an nalgebra column vector.
+#[cfg(feature = "nalgebra")]
 pub fn to_vector<const D: usize>(p: &Point<D>) -> nalgebra::SVector<f64, D> {
     nalgebra::SVector::from(*p)
 }
 
 /// The nalgebra vector as a point.
+#[cfg(feature = "nalgebra")]
 pub fn from_vector<const D: usize>(v: &nalgebra::SVector<f64, D>) -> Point<D> {
     (*v).into()
 }

@@ -33,6 +33,7 @@ pub(crate) enum Witness {
     ByClass,
     /// The cell's centre (its lower corner plus half a side) when the area holds it, else the
     /// first probe of the lattice that it holds: for areas that cannot classify boxes.
+    #[cfg(feature = "chunked")]
     CentreFirst,
 }
 
@@ -58,10 +59,12 @@ impl ScanRules {
         ScanRules { witness: Witness::ByClass, extra_darts: 0, redraw: false, exact_end: false };
 
     /// The rules of a live set's fill: a region's, with cells that end at the box's faces.
+    #[cfg(feature = "live")]
     pub(crate) const LIVE: ScanRules = ScanRules { exact_end: true, ..ScanRules::REGION };
 
     /// The rules of a chunk cell of stratum `stratum` (0 for a chunk's interior, which gets no
     /// extra darts; a seam gets `seam_darts` in every cell).
+    #[cfg(feature = "chunked")]
     pub(crate) fn chunk_cell(interior: bool, seam_darts: usize) -> ScanRules {
         ScanRules {
             witness: Witness::CentreFirst,
@@ -147,6 +150,7 @@ impl<const D: usize> Scan<D> {
     }
 
     /// Extra darts drawn and seeds handed out from a witness so far.
+    #[cfg(any(feature = "chunked", feature = "live"))]
     pub(crate) fn attempts(&self) -> u64 {
         self.attempts
     }
@@ -389,6 +393,7 @@ impl<const D: usize> Scan<D> {
                 }
                 BoxClass::Straddling => probe(),
             },
+            #[cfg(feature = "chunked")]
             Witness::CentreFirst => {
                 let centre = std::array::from_fn(|i| lower[i] + 0.5 * self.side[i]);
                 if area.contains_box_point(&centre) { Some((centre, true)) } else { probe() }
@@ -463,7 +468,11 @@ mod tests {
     /// covered, under both rule sets; the chunk rules throw their extra darts in every cell.
     #[test]
     fn every_witness_ends_covered() {
-        for rules in [ScanRules::REGION, ScanRules::chunk_cell(false, 3)] {
+        #[cfg_attr(not(feature = "chunked"), allow(unused_mut))]
+        let mut every = vec![ScanRules::REGION];
+        #[cfg(feature = "chunked")]
+        every.push(ScanRules::chunk_cell(false, 3));
+        for rules in every {
             let domain = Domain::<2>::unit();
             let region: Arc<dyn Region<2>> = Arc::new(Ball::new([0.5, 0.5], 0.3).unwrap());
             let shape = Shape::new(region, &domain).unwrap();

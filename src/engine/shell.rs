@@ -51,9 +51,11 @@ pub(crate) struct Shell<const AHEAD: bool, const PER_ROUND: usize, const FINE: b
 pub(crate) type PairedShell = Shell<true, 2, false>;
 
 /// The world scatter's draw: one per round, when needed, 32-bit coordinates.
+#[cfg(feature = "scatter")]
 pub(crate) type SingleShell = Shell<false, 1, false>;
 
 /// A live set's draw: one per round, when needed, 53-bit coordinates.
+#[cfg(feature = "live")]
 pub(crate) type FineShell = Shell<false, 1, true>;
 
 impl<const D: usize, const AHEAD: bool, const PER_ROUND: usize, const FINE: bool> ShellDraw<D>
@@ -161,8 +163,8 @@ mod tests {
         for distance in [CandidateDistance::UniformInVolume, CandidateDistance::UniformInRadius] {
             for _ in 0..2000 {
                 let paired = PairedShell { distance }.draw(&centre, r, &mut rng);
-                let single = SingleShell { distance }.draw(&centre, r, &mut rng);
-                let fine = FineShell { distance }.draw(&centre, r, &mut rng);
+                let single = Shell::<false, 1, false> { distance }.draw(&centre, r, &mut rng);
+                let fine = Shell::<false, 1, true> { distance }.draw(&centre, r, &mut rng);
                 for p in [paired, single, fine] {
                     let d = crate::point::distance_squared(&p, &centre).sqrt();
                     assert!(

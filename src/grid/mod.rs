@@ -17,6 +17,7 @@ pub(crate) mod conflict;
 pub(crate) mod inline;
 pub(crate) mod layout;
 pub(crate) mod nearest;
+#[cfg(feature = "live")]
 pub(crate) mod slots;
 pub(crate) mod sorted;
 pub(crate) mod storage;

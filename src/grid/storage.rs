@@ -291,6 +291,7 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
     /// per candidate under any rule (the scatter's classes). A periodic domain gets the full
     /// search.
     #[inline]
+    #[cfg(feature = "scatter")]
     pub(crate) fn has_conflict_reaching(
         &self,
         p: &Point<D>,

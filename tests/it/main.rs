@@ -10,8 +10,11 @@ mod best_candidate;
 mod bridson;
 mod bridson_fill;
 mod bridson_properties;
+#[cfg(feature = "chunked")]
 mod chunked_bridson_clipping;
+#[cfg(feature = "chunked")]
 mod chunked_dependency_cone;
+#[cfg(feature = "chunked")]
 mod chunked_worlds;
 mod dart_throwing;
 mod field_conventions;
@@ -20,6 +23,7 @@ mod field_in_region;
 mod halton;
 mod input_errors;
 mod jittered_grid;
+#[cfg(feature = "live")]
 mod live_set;
 mod maximal;
 mod module_layers;
@@ -34,4 +38,5 @@ mod samplers_in_regions;
 #[cfg(feature = "geo")]
 mod shapes;
 mod value_stability;
+#[cfg(feature = "scatter")]
 mod world_scatter;

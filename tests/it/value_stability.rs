@@ -5,8 +5,8 @@
 //! The literals are Rust's shortest round-trip forms, so `==` compares exact bits.
 
 use poisson_nd::{
-    BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, GridResolution, Halton,
-    JitteredGrid, Maximal, Point, SampleElimination, Sampler, WhiteNoise, field::PairRule,
+    BestCandidate, Bridson, DartThrowing, Domain, GridResolution, Halton, JitteredGrid, Maximal,
+    Point, SampleElimination, Sampler, WhiteNoise,
 };
 
 fn unit<const D: usize>() -> Domain<D> {
@@ -265,8 +265,10 @@ fn bridson_2d_density_image_inverse_max() {
     assert_eq!((filled.len(), filled.attempts), (110, 4239));
 }
 
+#[cfg(feature = "chunked")]
 #[test]
 fn chunked_bridson_2d() {
+    use poisson_nd::ChunkedBridson;
     // A closed 0.5 × 0.4 box at r = 0.02 in chunks of 0.1 (5 × 4), on two threads: the first
     // three points (the first cell's, in key order), the filled count and the attempts.
     use poisson_nd::FillSampler;
@@ -289,8 +291,10 @@ fn chunked_bridson_2d() {
     assert_eq!((set.len(), set.attempts), (330, 36303));
 }
 
+#[cfg(feature = "scatter")]
 #[test]
 fn scatter_three_classes() {
+    use poisson_nd::field::PairRule;
     // Trees from a wetness gradient with a slope limit, rocks in a disc with a cross distance
     // from trees, shrubs growing with slope in a height band, on a hilly 16-bit-like map: per
     // class the count, the first point, and a hash of every point and radius (FNV-1a over
