@@ -11,7 +11,7 @@
 //!
 //! - [`World`]: chunks on request, unbounded or inside a box (closed, or a torus tiled by
 //!   whole chunks), with a bounded cache of decided cells for streaming;
-//! - [`ChunkedBridson`](crate::ChunkedBridson): a sampler that fills a finite box with the
+//! - [`ChunkedBridson`]: a sampler that fills a finite box with the
 //!   same engine, the cells of each stratum on all cores (feature `rayon`), with the same
 //!   points for every thread count.
 

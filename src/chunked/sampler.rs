@@ -72,7 +72,7 @@ impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
         self
     }
 
-    /// Checks the settings. Errors: the radius (as [`Bridson`]'s), zero attempts, zero
+    /// Checks the settings. Errors: the radius (as [`Bridson`](crate::Bridson)'s), zero attempts, zero
     /// threads or points, a chunk side below [`min_chunk_side`], a periodic box with fewer
     /// than two chunks along an axis.
     pub fn build(self) -> Result<ChunkedBridson<D>, Error> {
