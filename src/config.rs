@@ -33,6 +33,7 @@ use crate::grid::{GridResolution, MAX_GRID_POINTS, Tuning};
 use crate::packing::max_points_estimate;
 use crate::region::Region;
 use crate::region::shape::SamplerRegion;
+use crate::sampler::{Progress, Watch};
 use std::sync::Arc;
 
 /// What a sampler supports: which of the shared settings its builder takes, and the boxes it
@@ -89,6 +90,7 @@ pub struct Config<const D: usize> {
     pub(crate) max_points: usize,
     pub(crate) grid: Option<GridResolution>,
     pub(crate) tuning: Tuning,
+    pub(crate) watch: Option<Watch>,
 }
 
 impl<const D: usize> std::fmt::Debug for Config<D> {
@@ -103,6 +105,7 @@ impl<const D: usize> std::fmt::Debug for Config<D> {
             .field("max_points", &self.max_points)
             .field("grid", &self.grid)
             .field("tuning", &self.tuning)
+            .field("watch", &self.watch.is_some())
             .finish()
     }
 }
@@ -120,6 +123,7 @@ impl<const D: usize> Config<D> {
             max_points: defaults::MAX_POINTS,
             grid: None,
             tuning: Tuning::default(),
+            watch: None,
         }
     }
 
@@ -218,6 +222,7 @@ impl<const D: usize> Config<D> {
             max_points: self.max_points,
             grid: self.grid,
             tuning: self.tuning,
+            watch: self.watch.clone(),
         })
     }
 }
@@ -234,6 +239,7 @@ pub(crate) struct Checked<const D: usize> {
     pub(crate) max_points: usize,
     pub(crate) grid: Option<GridResolution>,
     pub(crate) tuning: Tuning,
+    pub(crate) watch: Option<Watch>,
 }
 
 impl<const D: usize> Checked<D> {
@@ -406,6 +412,27 @@ impl<const D: usize, O> Builder<D, O> {
     #[must_use]
     pub fn with_tuning(mut self, tuning: Tuning) -> Self {
         self.config.tuning = tuning;
+        self
+    }
+
+    /// Calls `hook` as a long run goes on (every [`PROGRESS_EVERY`](crate::sampler::PROGRESS_EVERY)
+    /// points, or after every cell of a chunked run), to show its progress or stop it
+    /// ([`Watch`]). Samplers that place their points in one pass without a long search
+    /// (the count-driven ones) never call it. It changes no point: a run it does not stop
+    /// gives the same points.
+    #[must_use]
+    pub fn with_progress(
+        mut self,
+        hook: impl Fn(Progress) -> std::ops::ControlFlow<()> + Send + Sync + 'static,
+    ) -> Self {
+        self.config.watch = Some(Watch::new(hook));
+        self
+    }
+
+    /// Runs without a progress hook again (the default).
+    #[must_use]
+    pub fn without_progress(mut self) -> Self {
+        self.config.watch = None;
         self
     }
 }

@@ -316,6 +316,10 @@ pub enum Error {
         chunks: Vec<i64>,
     },
 
+    /// A progress hook stopped a run that returns no partial result (a scatter).
+    #[error("the run was stopped by its progress hook")]
+    Cancelled,
+
     /// A sampler was given a setting it does not take (see its
     /// [`Capabilities`](crate::Capabilities)).
     #[error("'{sampler}' does not take {what}")]

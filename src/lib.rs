@@ -90,7 +90,7 @@ pub use grid::{GridResolution, Tuning};
 pub use live::{PointId, PoissonSet};
 pub use point::Point;
 pub use region::Region;
-pub use sampler::{DynSampler, FillSampler, PointSet, Sampler, StopReason};
+pub use sampler::{DynSampler, FillSampler, PointSet, Progress, Sampler, StopReason, Watch};
 pub use samplers::{
     BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, DartThrowing,
     DartThrowingBuilder, Halton, JitteredGrid, Maximal, MaximalBuilder, SampleElimination,

@@ -45,7 +45,7 @@ pub use snapshot::Snapshot;
 
 use crate::config::{Builder, Capabilities};
 use crate::domain::Domain;
-use crate::engine::front::{self, Rules, Space, Verdict};
+use crate::engine::front::{self, Grown, Rules, Space, Verdict};
 use crate::engine::scan::{Scan, ScanRules};
 use crate::engine::shell::FineShell;
 use crate::error::Error;
@@ -734,12 +734,13 @@ impl<const D: usize> PoissonSet<D> {
         let within = InBox { domain: self.domain, area };
         let outcome = loop {
             let mut space = LiveSpace { set: self, area, parked, added: 0 };
-            let grown = front::grow(&mut space, working, &rules, limit, &mut report.attempts, rng);
+            let grown =
+                front::grow(&mut space, working, &rules, limit, None, &mut report.attempts, rng);
             report.added += space.added;
             match grown {
                 Err(error) => break Err(Self::field_failure(report, error)),
                 // At the point limit with points still active.
-                Ok(false) if !working.is_empty() => break Err(StopReason::PointLimit),
+                Ok(Grown::AtLimit) if !working.is_empty() => break Err(StopReason::PointLimit),
                 Ok(_) => {}
             }
             let failure = RefCell::new(None);

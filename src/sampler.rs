@@ -21,6 +21,9 @@ pub enum StopReason {
     /// bounds: the run stopped before using it, and [`PointSet::field_error`] says where and
     /// what. The points so far keep the distance.
     InvalidField,
+    /// The progress hook asked the run to stop ([`Progress`]): the points so far keep every
+    /// guarantee but coverage.
+    Cancelled,
 }
 
 impl StopReason {
@@ -31,6 +34,7 @@ impl StopReason {
             StopReason::Exhausted => "exhausted",
             StopReason::PointLimit => "point-limit",
             StopReason::InvalidField => "invalid-field",
+            StopReason::Cancelled => "cancelled",
         }
     }
 }
@@ -38,6 +42,77 @@ impl StopReason {
 impl std::fmt::Display for StopReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// How far a long run has come: what a progress hook ([`Watch`]) is shown.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct Progress {
+    /// Points placed so far (in a scatter, of the class being placed).
+    pub points: usize,
+    /// The share of the run done, in `[0, 1]`, when the run knows its whole (the cells of a
+    /// chunked run); `None` when it does not (a fill ends when the domain is full).
+    pub fraction: Option<f64>,
+}
+
+/// How often a run shows its progress: every this many points (and after every decided cell of
+/// a chunked run).
+pub const PROGRESS_EVERY: usize = 1 << 14;
+
+/// A progress hook: called every [`PROGRESS_EVERY`] points of a long run (Bridson, dart
+/// throwing, maximal sampling, a chunked run's cells, a scatter's classes) to show how far it
+/// has come, and able to stop it by returning [`ControlFlow::Break`]: the run then ends with
+/// [`StopReason::Cancelled`]. Unused, it costs one test per placed point. Samplers take it
+/// with [`Builder::with_progress`](crate::Builder::with_progress).
+///
+/// ```
+/// use poisson_nd::{Bridson, Domain, FillSampler, StopReason};
+/// use std::ops::ControlFlow;
+/// // Stop once 20,000 points are placed.
+/// let sampler = Bridson::builder(Domain::<2>::unit(), 0.003)
+///     .with_progress(|progress| {
+///         if progress.points >= 20_000 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+///     })
+///     .build()?;
+/// let set = sampler.fill_seeded(1);
+/// assert_eq!(set.stop, StopReason::Cancelled);
+/// assert!(set.len() >= 20_000 && set.len() < 50_000);
+/// # Ok::<(), poisson_nd::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Watch(std::sync::Arc<dyn Fn(Progress) -> std::ops::ControlFlow<()> + Send + Sync>);
+
+impl Watch {
+    /// A hook calling `hook`.
+    pub fn new(
+        hook: impl Fn(Progress) -> std::ops::ControlFlow<()> + Send + Sync + 'static,
+    ) -> Self {
+        Watch(std::sync::Arc::new(hook))
+    }
+
+    /// Shows `progress`; whether the run is to stop.
+    #[inline]
+    pub fn stop(&self, progress: Progress) -> bool {
+        (self.0)(progress).is_break()
+    }
+
+    /// Shows the progress of a run that has placed `points` points, when that is a multiple
+    /// of [`PROGRESS_EVERY`]; whether the run is to stop.
+    #[inline(always)]
+    pub(crate) fn every(watch: Option<&Watch>, points: usize) -> bool {
+        match watch {
+            Some(watch) if points.is_multiple_of(PROGRESS_EVERY) => {
+                watch.stop(Progress { points, fraction: None })
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watch")
     }
 }
 

@@ -13,6 +13,7 @@ pub mod inspect;
 pub mod io;
 pub mod metrics;
 pub mod plot;
+pub mod progress;
 pub mod report;
 pub mod sample;
 pub mod scatter;

@@ -144,12 +144,15 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
         let field: Arc<dyn RadiusField<D>> = Arc::new(field);
         setup.field = Some((field, run.radius_rule.unwrap_or_default()));
     }
+    let bar = crate::progress::spinner(name);
+    setup.progress = Some(Arc::new(crate::progress::hook(&bar)));
     let sampler = spec
         .build_with(domain, run.radius, run.max_points, &setup)
         .map_err(|e| cli_message(e, run, D))?;
     let start = Instant::now();
     let set = sampler.run(n, run.seed);
     let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
     if set.stop == StopReason::InvalidField {
         let why =
             set.field_error.as_ref().map_or("an invalid radius".to_string(), |e| e.to_string());

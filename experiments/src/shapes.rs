@@ -22,19 +22,23 @@
 use crate::inputs::{self, BoundingBox, InputError};
 use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule, RadiusField};
 use poisson_nd::region::{Mask, Mesh, Polygons, Voxels};
-use poisson_nd::{Domain, Region};
+use poisson_nd::{Domain, Progress, Region};
 use std::any::Any;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
 
 /// The objects a sampler takes besides its box and its parameters: a radius field with its
-/// pair rule, and a region. The default is neither: the whole box at one radius.
+/// pair rule, a region, and a progress hook. The default is none of them: the whole box at
+/// one radius, silently.
 #[derive(Clone, Default)]
 pub struct Setup<const D: usize> {
     /// A radius field and the distance rule of its pairs.
     pub field: Option<(Arc<dyn RadiusField<D>>, PairRule)>,
     /// Where the points may go (inside the box).
     pub region: Option<Arc<dyn Region<D>>>,
+    /// What is shown the run's progress (see [`poisson_nd::Watch`]).
+    pub progress: Option<Arc<dyn Fn(Progress) -> ControlFlow<()> + Send + Sync>>,
 }
 
 impl<const D: usize> std::fmt::Debug for Setup<D> {
@@ -42,6 +46,7 @@ impl<const D: usize> std::fmt::Debug for Setup<D> {
         f.debug_struct("Setup")
             .field("field", &self.field.as_ref().map(|(field, rule)| (field.bounds(), *rule)))
             .field("region", &self.region.as_ref().map(|r| r.bounding_box()))
+            .field("progress", &self.progress.is_some())
             .finish()
     }
 }

@@ -497,6 +497,10 @@ fn configure<const D: usize, O>(
     if let Some(limit) = max_points {
         builder = builder.with_max_points(limit);
     }
+    if let Some(hook) = &setup.progress {
+        let hook = Arc::clone(hook);
+        builder = builder.with_progress(move |progress| hook(progress));
+    }
     builder
 }
 
@@ -776,7 +780,8 @@ mod tests {
                 .run(Some(50), 3);
             assert_eq!(a.points, b.points, "{}", spec.name());
             // A field: three samplers take it, the others say so.
-            let setup = Setup { field: Some((Arc::clone(&field), PairRule::Mean)), region: None };
+            let field = Some((Arc::clone(&field), PairRule::Mean));
+            let setup = Setup { field, ..Setup::default() };
             match spec.build_with(domain, None, None, &setup) {
                 Ok(built) => {
                     assert!(spec.takes_radius_field(), "{}", spec.name());
@@ -791,7 +796,7 @@ mod tests {
             }
             // A region: every sampler that takes one keeps its points inside; the others
             // say so.
-            let setup = Setup { field: None, region: Some(Arc::new(ball)) };
+            let setup = Setup { region: Some(Arc::new(ball)), ..Setup::default() };
             match spec.build_with(domain, Some(0.05), None, &setup) {
                 Ok(built) => {
                     assert!(spec.takes_region(), "{}", spec.name());

@@ -128,7 +128,8 @@ fn world_in<const D: usize>(args: &WorldArgs) -> Result<(), String> {
         // clap's group makes exactly one of them present.
         _ => return Err("give exactly one of --chunks and --range".into()),
     };
-    let (mut world, origin) = build_world::<D>(args)?;
+    let bar = crate::progress::spinner("world");
+    let (mut world, origin) = build_world::<D>(args, &bar)?;
     let count = request.count();
     if count > u128::from(args.max_chunks) {
         let flag = match &request {
@@ -152,6 +153,7 @@ fn world_in<const D: usize>(args: &WorldArgs) -> Result<(), String> {
         }
     };
     let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
     if let Some(path) = &args.out {
         let bytes = encode_csv(&chunks);
         let written = if path.as_os_str() == "-" {
@@ -172,8 +174,12 @@ fn world_in<const D: usize>(args: &WorldArgs) -> Result<(), String> {
 }
 
 /// The world the flags describe, and the origin of its chunk lattice.
-fn build_world<const D: usize>(args: &WorldArgs) -> Result<(World<D>, Point<D>), String> {
-    let mut builder = World::<D>::builder(args.radius, args.seed);
+fn build_world<const D: usize>(
+    args: &WorldArgs,
+    bar: &indicatif::ProgressBar,
+) -> Result<(World<D>, Point<D>), String> {
+    let mut builder =
+        World::<D>::builder(args.radius, args.seed).with_progress(crate::progress::hook(bar));
     if let Some(side) = args.chunk_size {
         builder = builder.with_chunk_side(side);
     }

@@ -7,8 +7,10 @@ use super::fill::RunSettings;
 use crate::domain::Domain;
 use crate::point::Point;
 use crate::rng::derive_seed;
+use crate::sampler::{Progress, Watch};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The points of a decided cell, in the order they were placed.
 pub(crate) type CellPoints<const D: usize> = Arc<Vec<Point<D>>>;
@@ -92,11 +94,15 @@ impl<const D: usize> Engine<D> {
     /// Decides the (canonical) cells `wanted` and every cell they depend on that `known`
     /// does not already hold; returns all of them, those from `known` included, by key.
     /// `known` is asked once per cell at most. Also returns the candidates drawn.
+    ///
+    /// `watch` is shown the progress after every decided cell; when it asks to stop, the
+    /// cells not yet decided are left out and the last value returned is `true`.
     pub(crate) fn decide(
         &self,
         wanted: impl IntoIterator<Item = CellKey<D>>,
         mut known: impl FnMut(&CellKey<D>) -> Option<CellPoints<D>>,
-    ) -> (HashMap<CellKey<D>, CellPoints<D>>, u64) {
+        watch: Option<&Watch>,
+    ) -> (HashMap<CellKey<D>, CellPoints<D>>, u64, bool) {
         let mut attempts = 0;
         let mut have: HashMap<CellKey<D>, CellPoints<D>> = HashMap::new();
         let mut needed: Vec<HashSet<CellKey<D>>> = vec![HashSet::new(); D + 1];
@@ -115,10 +121,19 @@ impl<const D: usize> Engine<D> {
         }
         let filler = CellFiller { cells: &self.cells, settings: self.settings, clip: self.clip };
         let period = self.period();
+        let total = needed.iter().map(HashSet::len).sum::<usize>().max(1);
+        let (done, placed) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let cancelled = AtomicBool::new(false);
         for level in needed {
+            if cancelled.load(Ordering::Relaxed) {
+                break;
+            }
             let mut keys: Vec<CellKey<D>> = level.into_iter().collect();
             keys.sort_unstable();
             let decide_one = |key: &CellKey<D>| {
+                if cancelled.load(Ordering::Relaxed) {
+                    return (Arc::default(), 0);
+                }
                 let context = self.dependencies(key).into_iter().flat_map(|dependency| {
                     let (canonical, periods) = self.canonical(&dependency);
                     let shift: [f64; D] = std::array::from_fn(|i| periods[i] as f64 * period[i]);
@@ -133,6 +148,14 @@ impl<const D: usize> Engine<D> {
                     })
                 });
                 let (points, attempts) = filler.fill(key, context, self.cell_seed(key));
+                if let Some(watch) = watch {
+                    let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    let points = placed.fetch_add(points.len(), Ordering::Relaxed) + points.len();
+                    let fraction = Some(done as f64 / total as f64);
+                    if watch.stop(Progress { points, fraction }) {
+                        cancelled.store(true, Ordering::Relaxed);
+                    }
+                }
                 (Arc::new(points), attempts)
             };
             let decided = parallel_map(&keys, decide_one);
@@ -141,7 +164,7 @@ impl<const D: usize> Engine<D> {
                 have.insert(key, points);
             }
         }
-        (have, attempts)
+        (have, attempts, cancelled.into_inner())
     }
 }
 

@@ -269,7 +269,8 @@ impl<const D: usize> CellRun<'_, D> {
                 }
             }
         }
-        let Ok(_) = front::grow(&mut space, &mut active, &rules, usize::MAX, &mut attempts, rng);
+        let Ok(_) =
+            front::grow(&mut space, &mut active, &rules, usize::MAX, None, &mut attempts, rng);
         // Then every part of the cell the fronts left uncovered is seeded (see
         // `ScanRules::chunk_cell`), and the front grows from each seed.
         let extent = std::array::from_fn(|i| high[i] - low[i]);
@@ -277,7 +278,7 @@ impl<const D: usize> CellRun<'_, D> {
         while let Some(seed) = scan.next_seed(region, |p| space.grid.has_conflict(p, ()), rng) {
             active.push(space.store(seed, r));
             let Ok(_) =
-                front::grow(&mut space, &mut active, &rules, usize::MAX, &mut attempts, rng);
+                front::grow(&mut space, &mut active, &rules, usize::MAX, None, &mut attempts, rng);
         }
         attempts += scan.attempts();
         let mut points = grid.into_points();

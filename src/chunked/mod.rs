@@ -26,6 +26,7 @@ pub use sampler::{ChunkedBridson, ChunkedBridsonBuilder, ChunkedBridsonOptions};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
+use crate::sampler::{Progress, Watch};
 use cells::{CellKey, Cells};
 use engine::{CellPoints, Engine};
 use fill::RunSettings;
@@ -69,6 +70,7 @@ pub struct WorldBuilder<const D: usize> {
     origin: Point<D>,
     bounds: Option<Domain<D>>,
     cache_cells: usize,
+    watch: Option<Watch>,
 }
 
 impl<const D: usize> WorldBuilder<D> {
@@ -104,6 +106,18 @@ impl<const D: usize> WorldBuilder<D> {
     pub fn with_box(mut self, domain: Domain<D>) -> Self {
         self.origin = *domain.origin();
         self.bounds = Some(domain);
+        self
+    }
+
+    /// Calls `hook` after every cell a request decides, with the share of the request done
+    /// ([`Watch`]); when it asks to stop, the request is [`Error::Cancelled`] and keeps
+    /// nothing it decided.
+    #[must_use]
+    pub fn with_progress(
+        mut self,
+        hook: impl Fn(Progress) -> std::ops::ControlFlow<()> + Send + Sync + 'static,
+    ) -> Self {
+        self.watch = Some(Watch::new(hook));
         self
     }
 
@@ -167,6 +181,7 @@ impl<const D: usize> WorldBuilder<D> {
             cache_cells: self.cache_cells,
             tick: 0,
             stats: WorldStats::default(),
+            watch: self.watch,
         })
     }
 }
@@ -199,6 +214,7 @@ pub struct World<const D: usize> {
     cache_cells: usize,
     tick: u64,
     stats: WorldStats,
+    watch: Option<Watch>,
 }
 
 impl<const D: usize> World<D> {
@@ -212,6 +228,7 @@ impl<const D: usize> World<D> {
             origin: [0.0; D],
             bounds: None,
             cache_cells: DEFAULT_CACHE_CELLS,
+            watch: None,
         }
     }
 
@@ -262,12 +279,16 @@ impl<const D: usize> World<D> {
         self.tick += 1;
         let tick = self.tick;
         let (cache, stats) = (&mut self.cache, &mut self.stats);
-        let (mut decided, _) = self.engine.decide(wanted, |key| {
+        let known = |key: &CellKey<D>| {
             let (points, used) = cache.get_mut(key)?;
             *used = tick;
             stats.cache_hits += 1;
             Some(CellPoints::clone(points))
-        });
+        };
+        let (mut decided, _, cancelled) = self.engine.decide(wanted, known, self.watch.as_ref());
+        if cancelled {
+            return Err(Error::Cancelled);
+        }
         let out = chunks.iter().map(|c| self.points_of_chunk(c, &decided)).collect();
         // Keep what was decided, then drop the least recently used beyond the capacity.
         for (key, points) in decided.drain() {

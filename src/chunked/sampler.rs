@@ -8,7 +8,7 @@ use super::{chunks_in, default_chunk_side, min_chunk_side};
 use crate::config::{Builder, Capabilities};
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
+use crate::sampler::{FillSampler, PointSet, Sampler, StopReason, Watch};
 use rand::Rng;
 
 /// Poisson-disk sampling of a box by the chunk engine of [`chunked`](crate::chunked): the box
@@ -40,6 +40,7 @@ pub struct ChunkedBridson<const D: usize> {
     chunks: [i64; D],
     threads: Option<usize>,
     max_points: usize,
+    watch: Option<Watch>,
 }
 
 /// The chunked sampler's own options, beside the shared settings of its [`Builder`].
@@ -110,6 +111,7 @@ impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
             chunks,
             threads: self.options.threads,
             max_points: checked.max_points,
+            watch: checked.watch,
         })
     }
 }
@@ -154,8 +156,9 @@ impl<const D: usize> ChunkedBridson<D> {
         self.threads
     }
 
-    /// Every cell of the box, decided with `seed`: the points, in key order.
-    fn decide_all(&self, seed: u64) -> (Vec<crate::point::Point<D>>, u64) {
+    /// Every cell of the box, decided with `seed`: the points, in key order, the attempts, and
+    /// whether the progress hook stopped the run (the cells not decided then hold none).
+    fn decide_all(&self, seed: u64) -> (Vec<crate::point::Point<D>>, u64, bool) {
         let periodic = self.domain.is_periodic();
         let engine = Engine {
             cells: self.cells.clone(),
@@ -183,17 +186,18 @@ impl<const D: usize> ChunkedBridson<D> {
         };
         let empty = CellPoints::<D>::default();
         let known = |key: &CellKey<D>| (!periodic && misses_the_box(key)).then(|| empty.clone());
-        let (decided, attempts) = engine.decide(keys.iter().copied(), known);
+        let (decided, attempts, cancelled) =
+            engine.decide(keys.iter().copied(), known, self.watch.as_ref());
         let mut points = Vec::with_capacity(decided.values().map(|p| p.len()).sum());
         for key in &keys {
-            for p in decided[key].iter() {
+            for p in decided.get(key).into_iter().flat_map(|points| points.iter()) {
                 match self.domain.wrap(p) {
                     Some(q) => points.push(q),
                     None => continue,
                 }
             }
         }
-        (points, attempts)
+        (points, attempts, cancelled)
     }
 }
 
@@ -212,7 +216,7 @@ impl<const D: usize> Sampler<D> for ChunkedBridson<D> {
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
         let seed = rng.next_u64();
-        let (mut points, attempts) = match self.threads {
+        let (mut points, attempts, cancelled) = match self.threads {
             #[cfg(feature = "rayon")]
             Some(threads) => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
                 Ok(pool) => pool.install(|| self.decide_all(seed)),
@@ -221,7 +225,10 @@ impl<const D: usize> Sampler<D> for ChunkedBridson<D> {
             _ => self.decide_all(seed),
         };
         let target = n.min(self.max_points);
-        let stop = if points.len() > target {
+        let stop = if cancelled {
+            points.truncate(target);
+            StopReason::Cancelled
+        } else if points.len() > target {
             points.truncate(target);
             if target < n { StopReason::PointLimit } else { StopReason::TargetReached }
         } else {

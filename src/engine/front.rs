@@ -12,6 +12,7 @@
 use super::shell::ShellDraw;
 use crate::point::Point;
 use crate::rng::uniform_index;
+use crate::sampler::Watch;
 use rand::Rng;
 
 /// What a space says of a candidate.
@@ -130,17 +131,30 @@ where
     Ok(Step::Retired)
 }
 
-/// Steps until the space holds `limit` points (`Ok(false)`) or no point is active
-/// (`Ok(true)`: the front died). `count` grows by the candidates drawn.
+/// How growing a front ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Grown {
+    /// The space holds the number of points asked for.
+    AtLimit,
+    /// No point is active: the front died.
+    FrontDied,
+    /// The progress hook stopped it.
+    Cancelled,
+}
+
+/// Steps until the space holds `limit` points, no point is active, or the progress hook
+/// (shown every [`PROGRESS_EVERY`](crate::sampler::PROGRESS_EVERY) points) stops it. `count`
+/// grows by the candidates drawn.
 #[inline]
 pub(crate) fn grow<const D: usize, S, H, R>(
     space: &mut S,
     active: &mut Vec<S::Id>,
     rules: &Rules<H>,
     limit: usize,
+    watch: Option<&Watch>,
     count: &mut u64,
     rng: &mut R,
-) -> Result<bool, S::Error>
+) -> Result<Grown, S::Error>
 where
     S: Space<D>,
     H: ShellDraw<D>,
@@ -148,15 +162,22 @@ where
 {
     // Counted in a local, so that it stays in a register.
     let mut drawn = *count;
-    let mut outcome = Ok(false);
+    let mut outcome = Ok(Grown::AtLimit);
     while space.len() < limit {
         if active.is_empty() {
-            outcome = Ok(true);
+            outcome = Ok(Grown::FrontDied);
             break;
         }
-        if let Err(error) = step(space, active, rules, &mut drawn, rng) {
-            outcome = Err(error);
-            break;
+        match step(space, active, rules, &mut drawn, rng) {
+            Ok(Step::Added) if Watch::every(watch, space.len()) => {
+                outcome = Ok(Grown::Cancelled);
+                break;
+            }
+            Ok(_) => {}
+            Err(error) => {
+                outcome = Err(error);
+                break;
+            }
         }
     }
     *count = drawn;

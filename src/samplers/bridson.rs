@@ -7,7 +7,7 @@
 use crate::config::{Builder, Capabilities, Config};
 use crate::defaults;
 use crate::domain::Domain;
-use crate::engine::front::{self, Rules, Step};
+use crate::engine::front::{self, Grown, Rules, Step};
 use crate::engine::scan::Scan;
 pub use crate::engine::shell::CandidateDistance;
 use crate::engine::shell::PairedShell;
@@ -22,7 +22,7 @@ use crate::packing::max_points_estimate;
 use crate::point::Point;
 use crate::region::shape::{SamplerRegion, Shape, ShellRegion};
 use crate::region::{Region, WholeDomain};
-use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
+use crate::sampler::{FillSampler, PointSet, Sampler, StopReason, Watch};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -82,6 +82,8 @@ pub struct Bridson<const D: usize> {
     /// Darts thrown when no point is active (radius fields only).
     restart_darts: u32,
     region: SamplerRegion<D>,
+    /// The progress hook, if any.
+    watch: Option<Watch>,
 }
 
 /// Bridson's own options, beside the shared settings of its [`Builder`].
@@ -169,6 +171,7 @@ impl<const D: usize> Builder<D, BridsonOptions> {
             field: checked.field,
             restart_darts: self.options.restart_darts,
             region,
+            watch: checked.watch,
         })
     }
 }
@@ -234,6 +237,7 @@ impl<const D: usize> Bridson<D> {
         config.max_points = self.max_points;
         config.grid = Some(self.resolution);
         config.tuning = self.tuning;
+        config.watch = self.watch.clone();
         let options = BridsonOptions {
             candidate_distance: self.candidate_distance,
             restart_darts: self.restart_darts,
@@ -763,54 +767,51 @@ impl<const D: usize> BridsonFill<D> {
             return StopReason::InvalidField;
         }
         let limit = target.min(self.sampler.max_points);
-        let exhausted = match self.shape() {
+        let grown = match self.shape() {
             None => {
                 let whole = self.region;
                 self.run_in(&whole, limit, rng)
             }
             Some(shape) => self.run_shape(&shape, limit, rng),
         };
-        let exhausted = match exhausted {
-            Ok(exhausted) => exhausted,
+        self.stop = match grown {
+            Ok(Grown::FrontDied) => StopReason::Exhausted,
+            Ok(Grown::Cancelled) => StopReason::Cancelled,
+            Ok(Grown::AtLimit) if limit == target => StopReason::TargetReached,
+            Ok(Grown::AtLimit) => StopReason::PointLimit,
             Err(error) => return self.fail(error),
-        };
-        self.stop = if exhausted {
-            StopReason::Exhausted
-        } else if limit == target {
-            StopReason::TargetReached
-        } else {
-            StopReason::PointLimit
         };
         self.stop
     }
 
     /// The loop in `region`, compiled for it and for the grid's rule: steps until `limit`
-    /// points or until no point is active (returns whether the latter ended it); with a
-    /// radius field, restart darts when the front dies.
+    /// points, until no point is active, or until the progress hook stops it; with a radius
+    /// field, restart darts when the front dies.
     fn run_in<G: ShellRegion<D>, R: Rng + ?Sized>(
         &mut self,
         region: &G,
         limit: usize,
         rng: &mut R,
-    ) -> Result<bool, Error> {
+    ) -> Result<Grown, Error> {
         let sampler = &self.sampler;
         let (active, attempts) = (&mut self.active, &mut self.attempts);
-        let (rules, domain) = (sampler.rules(), sampler.domain);
+        let (rules, domain, watch) = (sampler.rules(), sampler.domain, sampler.watch.as_ref());
         by_rule!(&mut self.grid, grid =>
             constant: {
                 let mut space = DiskSpace { grid, region, domain, radius: sampler.radius };
-                let Ok(exhausted) = front::grow(&mut space, active, &rules, limit, attempts, rng);
-                Ok(exhausted)
+                let Ok(grown) = front::grow(&mut space, active, &rules, limit, watch, attempts, rng);
+                Ok(grown)
             },
             field: {
-                let Some(setup) = &sampler.field else { return Ok(true) };
+                let Some(setup) = &sampler.field else { return Ok(Grown::FrontDied) };
                 let mut space = FieldSpace { grid, region, domain, setup };
                 loop {
-                    if !front::grow(&mut space, active, &rules, limit, attempts, rng)? {
-                        break Ok(false);
+                    match front::grow(&mut space, active, &rules, limit, watch, attempts, rng)? {
+                        Grown::FrontDied => {}
+                        grown => break Ok(grown),
                     }
                     if !sampler.restart(&mut space, active, attempts, rng)? {
-                        break Ok(true);
+                        break Ok(Grown::FrontDied);
                     }
                 }
             }
@@ -818,19 +819,21 @@ impl<const D: usize> BridsonFill<D> {
     }
 
     /// The run in a region: the loop, compiled for the classified shape, and the restart
-    /// scan's seeds each time the front dies. Returns whether the scan ran out.
+    /// scan's seeds each time the front dies, until the limit, the end of the scan (the front
+    /// died for good) or the progress hook.
     fn run_shape<R: Rng + ?Sized>(
         &mut self,
         shape: &Shape<D>,
         limit: usize,
         rng: &mut R,
-    ) -> Result<bool, Error> {
+    ) -> Result<Grown, Error> {
         loop {
-            if !self.run_in(shape, limit, rng)? {
-                return Ok(false);
+            match self.run_in(shape, limit, rng)? {
+                Grown::FrontDied => {}
+                grown => return Ok(grown),
             }
             if !self.seed_from_scan(shape, rng)? {
-                return Ok(true);
+                return Ok(Grown::FrontDied);
             }
         }
     }

@@ -14,7 +14,7 @@ use crate::packing::max_points_estimate;
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
 use crate::region::shape::{SamplerRegion, Shape};
 use crate::region::{Region, WholeDomain};
-use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
+use crate::sampler::{FillSampler, PointSet, Sampler, StopReason, Watch};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -78,6 +78,8 @@ pub struct DartThrowing<const D: usize> {
     /// rmin).
     field: Option<FieldSetup<D>>,
     region: SamplerRegion<D>,
+    /// The progress hook, if any.
+    watch: Option<Watch>,
 }
 
 /// Dart throwing's own options, beside the shared settings of its [`Builder`].
@@ -153,6 +155,7 @@ impl<const D: usize> Builder<D, DartThrowingOptions> {
             grid,
             field: checked.field,
             region: checked.region,
+            watch: checked.watch,
         })
     }
 }
@@ -202,6 +205,7 @@ impl<const D: usize> DartThrowing<D> {
         config.max_points = self.max_points;
         config.grid = self.grid_resolution();
         config.tuning = self.tuning;
+        config.watch = self.watch.clone();
         Builder { config, options: DartThrowingOptions { max_misses: self.max_misses } }
     }
 
@@ -271,6 +275,9 @@ impl<const D: usize> DartThrowing<D> {
             } else {
                 accepted.insert(dart);
                 misses = 0;
+                if Watch::every(self.watch.as_ref(), accepted.len()) {
+                    return (StopReason::Cancelled, attempts);
+                }
             }
         }
         (StopReason::TargetReached, attempts)
@@ -343,6 +350,9 @@ impl<const D: usize> DartThrowing<D> {
                 }
             } else {
                 misses = 0;
+                if Watch::every(self.watch.as_ref(), accepted.len()) {
+                    return (StopReason::Cancelled, attempts, None);
+                }
             }
         }
         (StopReason::TargetReached, attempts, None)

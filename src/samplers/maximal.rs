@@ -14,7 +14,7 @@ use crate::point::Point;
 use crate::region::shape::SamplerRegion;
 use crate::region::{BoxClass, Region, WholeDomain};
 use crate::rng::{uniform_index, uniform01};
-use crate::sampler::{FillSampler, PointSet, Sampler, StopReason};
+use crate::sampler::{FillSampler, PointSet, Sampler, StopReason, Watch};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -107,6 +107,8 @@ pub struct Maximal<const D: usize> {
     max_points: usize,
     layout: Layout<D>,
     region: SamplerRegion<D>,
+    /// The progress hook, if any.
+    watch: Option<Watch>,
 }
 
 /// Maximal sampling's own options: none beyond the shared settings of its [`Builder`].
@@ -157,6 +159,7 @@ impl<const D: usize> Builder<D, MaximalOptions> {
             max_points: checked.max_points,
             layout,
             region: checked.region,
+            watch: checked.watch,
         })
     }
 }
@@ -249,6 +252,7 @@ impl<const D: usize> Maximal<D> {
         let mut config = Config::new(self.domain, Some(self.radius));
         config.region = self.region.user_region();
         config.max_points = self.max_points;
+        config.watch = self.watch.clone();
         Builder { config, options: MaximalOptions }
     }
 
@@ -309,7 +313,9 @@ impl<const D: usize> Maximal<D> {
         // `saturated` is false only when cells outlived MAX_REFINEMENTS, which a random run
         // does not reach; what they could still hold is below rounding, so it counts as full.
         let _ = saturated;
-        let stop = if run.points.len() >= target {
+        let stop = if run.cancelled {
+            StopReason::Cancelled
+        } else if run.points.len() >= target {
             if target == n { StopReason::TargetReached } else { StopReason::PointLimit }
         } else {
             StopReason::Exhausted
@@ -344,6 +350,8 @@ struct Run<'a, const D: usize, G> {
     lookup: InlineCells<D>,
     points: Vec<Point<D>>,
     attempts: u64,
+    /// Whether the progress hook stopped the run.
+    cancelled: bool,
 }
 
 impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
@@ -359,6 +367,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             lookup: InlineCells::new(Arc::clone(&layout.lookup)),
             points: Vec::with_capacity(capacity),
             attempts: 0,
+            cancelled: false,
         }
     }
 
@@ -404,7 +413,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let mut refine_now = false;
         while remaining as f64 >= BOX_DARTS_DOWN_TO * layout.cell_count as f64 {
             let removed = self.box_phase(&mut retired, &mut remaining, target, rng);
-            if self.points.len() >= target || remaining == 0 {
+            if self.full(target) || remaining == 0 {
                 return remaining == 0;
             }
             if removed < REFINE_BELOW {
@@ -418,7 +427,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         drop(retired);
         while !refine_now {
             let removed = self.dart_phase(&mut active, &side, &lower_corner, target, rng);
-            if self.points.len() >= target || active.is_empty() {
+            if self.full(target) || active.is_empty() {
                 return active.is_empty();
             }
             refine_now = removed < REFINE_BELOW;
@@ -432,7 +441,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 return true;
             }
             let removed = self.dart_phase(&mut active, &side, &|lo: [f64; D]| lo, target, rng);
-            if self.points.len() >= target || active.is_empty() {
+            if self.full(target) || active.is_empty() {
                 return active.is_empty();
             }
             if removed < REFINE_BELOW {
@@ -468,7 +477,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
         let mut next = domain.uniform_point(rng);
         for _ in 0..darts {
-            if *remaining == 0 || self.points.len() >= target {
+            if *remaining == 0 || self.full(target) {
                 break;
             }
             let dart = next;
@@ -518,7 +527,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let start = active.len();
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
         for _ in 0..darts {
-            if active.is_empty() || self.points.len() >= target {
+            if active.is_empty() || self.full(target) {
                 break;
             }
             // Equal cells chosen uniformly, a location uniform in the cell: the dart is
@@ -672,5 +681,15 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
     fn insert(&mut self, p: Point<D>) {
         self.lookup.insert(p);
         self.points.push(p);
+        if Watch::every(self.sampler.watch.as_ref(), self.points.len()) {
+            self.cancelled = true;
+        }
+    }
+
+    /// Whether the run is to stop placing points: `target` reached, or the progress hook
+    /// said so.
+    #[inline(always)]
+    fn full(&self, target: usize) -> bool {
+        self.points.len() >= target || self.cancelled
     }
 }

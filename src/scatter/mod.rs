@@ -57,6 +57,7 @@ use crate::error::Error;
 use crate::field::{ConstantField, PairRule, RadiusField, check_bounds};
 use crate::point::Point;
 use crate::region::Region;
+use crate::sampler::{Progress, Watch};
 use std::sync::Arc;
 
 /// One class of objects: its name, radius, allowed area, placement rules and pose.
@@ -211,6 +212,7 @@ pub struct ScatterBuilder {
     rule: PairRule,
     attempts: u32,
     max_points: usize,
+    watch: Option<Watch>,
 }
 
 impl ScatterBuilder {
@@ -251,6 +253,19 @@ impl ScatterBuilder {
     #[must_use]
     pub fn with_attempts(mut self, k: u32) -> Self {
         self.attempts = k;
+        self
+    }
+
+    /// Calls `hook` as the classes are placed (every
+    /// [`PROGRESS_EVERY`](crate::sampler::PROGRESS_EVERY) points of a class; the count is the
+    /// class's), to show the progress or stop the run ([`Watch`]): a stopped
+    /// [`Scatter::sample`] is [`Error::Cancelled`].
+    #[must_use]
+    pub fn with_progress(
+        mut self,
+        hook: impl Fn(Progress) -> std::ops::ControlFlow<()> + Send + Sync + 'static,
+    ) -> Self {
+        self.watch = Some(Watch::new(hook));
         self
     }
 
@@ -328,6 +343,7 @@ impl ScatterBuilder {
             domain,
             order,
             plans,
+            watch: self.watch,
         })
     }
 }
@@ -344,6 +360,7 @@ pub struct Scatter {
     domain: Domain<2>,
     order: Vec<usize>,
     plans: Vec<multiclass::Plan>,
+    watch: Option<Watch>,
 }
 
 /// The ground points of one class.
@@ -388,6 +405,7 @@ impl Scatter {
             rule: PairRule::default(),
             attempts: crate::defaults::ATTEMPTS,
             max_points: crate::defaults::MAX_POINTS,
+            watch: None,
         }
     }
 

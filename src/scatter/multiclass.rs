@@ -14,7 +14,7 @@
 use super::{BaseRadius, ClassPoints, Scatter, ScatterBuilder, ScatterPoints};
 use crate::config::{check_point_budget, check_point_limit};
 use crate::domain::Domain;
-use crate::engine::front::{self, Rules, Space, Verdict};
+use crate::engine::front::{self, Grown, Rules, Space, Verdict};
 use crate::engine::scan::Scan;
 use crate::engine::shell::SingleShell;
 use crate::error::Error;
@@ -445,7 +445,10 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
         };
         let mut rng = rng_from_seed(derive_seed(derive_seed(seed, c as u64), u64::MAX));
         fill_class(scatter, &run, &mut own, &grids, &mut excluded, &mut rng).map_err(|error| {
-            Error::InClass { class: class.name.clone(), source: Box::new(error) }
+            match error {
+                Error::Cancelled => error,
+                _ => Error::InClass { class: class.name.clone(), source: Box::new(error) },
+            }
         })?;
         grids.push(own);
     }
@@ -506,7 +509,12 @@ fn fill_class<H: CellHeads>(
     let mut active: Vec<u32> = Vec::new();
     let mut candidates = 0;
     loop {
-        front::grow(&mut space, &mut active, &rules, usize::MAX, &mut candidates, rng)?;
+        let watch = scatter.watch.as_ref();
+        let grown =
+            front::grow(&mut space, &mut active, &rules, usize::MAX, watch, &mut candidates, rng)?;
+        if grown == Grown::Cancelled {
+            return Err(Error::Cancelled);
+        }
         let failure = RefCell::new(None);
         let seed = scan.next_seed_skipping(
             &shape,

@@ -27,6 +27,7 @@ mod jittered_grid;
 mod live_set;
 mod maximal;
 mod module_layers;
+mod progress_hook;
 mod radius_field;
 #[cfg(feature = "geo")]
 mod region_kinds;

@@ -33,12 +33,14 @@ pub const OUTPUTS: [&str; 4] = ["instances.json", "instances.gltf", "instances.b
 
 /// Runs the command.
 pub fn run(args: &ScatterArgs) -> Result<(), String> {
-    let scene = scene::load(&args.scene)?;
+    let bar = crate::progress::spinner("scatter");
+    let scene = scene::load(&args.scene, Some(Box::new(crate::progress::hook(&bar))))?;
     let scatter = &scene.scatter;
     let start = Instant::now();
     let points =
         scatter.sample(scene.seed).map_err(|e| format!("{}: {e}", args.scene.display()))?;
     let sampled = start.elapsed();
+    bar.finish_and_clear();
     let start = Instant::now();
     let instances = scatter.lift(&points, scene.seed);
     let lifted = start.elapsed();

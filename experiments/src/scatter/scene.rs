@@ -27,10 +27,12 @@
 use crate::inputs;
 use crate::shapes;
 use poisson_nd::Domain;
+use poisson_nd::Progress;
 use poisson_nd::field::{DensityMapping, PairRule};
 use poisson_nd::scatter::{PlacementRules, Pose, Scatter, ScatterClass, Terrain};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// The placeholder mesh a class is drawn with in the glTF file.
@@ -102,17 +104,21 @@ pub struct Scene {
     pub meshes: Vec<MeshKind>,
 }
 
-/// Reads and checks the scene at `path`. Errors are one line: the file, the key, the problem.
-pub fn load(path: &Path) -> Result<Scene, String> {
+/// Reads and checks the scene at `path`, whose scatter shows its progress to `progress` if
+/// given. Errors are one line: the file, the key, the problem.
+pub fn load(path: &Path, progress: Option<Hook>) -> Result<Scene, String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    parse(&text, &name, &base)
+    parse(&text, &name, &base, progress)
 }
 
+/// A progress hook for the scatter of a scene.
+pub type Hook = Box<dyn Fn(Progress) -> ControlFlow<()> + Send + Sync>;
+
 /// Parses and checks a scene's text; `name` is what messages call the file, `base` the
-/// folder its paths are relative to.
-pub fn parse(text: &str, name: &str, base: &Path) -> Result<Scene, String> {
+/// folder its paths are relative to, `progress` what the scatter shows its progress to.
+pub fn parse(text: &str, name: &str, base: &Path, progress: Option<Hook>) -> Result<Scene, String> {
     let file: SceneFile = toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
         let message = e.message().replace('\n', " ");
@@ -130,6 +136,9 @@ pub fn parse(text: &str, name: &str, base: &Path) -> Result<Scene, String> {
         return Err(fail("class", "the scene has no [[class]] table".into()));
     }
     let mut builder = Scatter::builder(terrain);
+    if let Some(hook) = progress {
+        builder = builder.with_progress(hook);
+    }
     if let Some(rule) = file.pair_rule {
         builder = builder.with_pair_rule(rule);
     }

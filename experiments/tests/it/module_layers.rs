@@ -10,7 +10,7 @@ fn modules_refer_only_down_the_layers() {
         &src,
         &[
             // Ground: dimensions, number formatting, fits, the library's named choices.
-            &["dims", "format", "fit", "choices"],
+            &["dims", "format", "fit", "choices", "progress"],
             // Files: the input readers, boxes from the command line, point files, the
             // density maps and regions made from input files.
             &["inputs", "domains", "io", "shapes"],
