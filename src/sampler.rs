@@ -62,7 +62,7 @@ pub const PROGRESS_EVERY: usize = 1 << 14;
 
 /// A progress hook: called every [`PROGRESS_EVERY`] points of a long run (Bridson, dart
 /// throwing, maximal sampling, a chunked run's cells, a scatter's classes) to show how far it
-/// has come, and able to stop it by returning [`ControlFlow::Break`]: the run then ends with
+/// has come, and able to stop it by returning [`ControlFlow::Break`](std::ops::ControlFlow::Break): the run then ends with
 /// [`StopReason::Cancelled`]. Unused, it costs one test per placed point. Samplers take it
 /// with [`Builder::with_progress`](crate::Builder::with_progress).
 ///
