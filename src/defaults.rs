@@ -1,5 +1,10 @@
 //! Every default value of the library, in one place. Each sampler's documentation says which
 //! of these it uses and which builder or `with_` method changes it.
+//!
+//! Two defaults are values of library types and live beside them: the rule that gives a
+//! pair of points with different radii its distance is [`PairRule::Max`](crate::field::PairRule::Max) (its `Default`,
+//! the rule under which every pair is at least as far apart as either point's own radius),
+//! and a chunked run's chunk side depends on the dimension (`default_chunk_side` in the `chunked` module).
 
 /// The safety limit on the number of points one run may produce (100 million).
 pub const MAX_POINTS: usize = 100_000_000;
@@ -23,6 +28,13 @@ pub const MAX_MISSES: u64 = 10_000;
 
 /// Best candidate's candidates per point, `m` = 10 (Mitchell 1991).
 pub const CANDIDATES: u32 = 10;
+
+/// Sample elimination's candidates per output point, M / N = 5 (Yuksel 2015).
+pub const ELIMINATION_RATIO: f64 = 5.0;
+
+/// The number of decided cells a chunked `World` keeps by default (a few megabytes of
+/// points in 2D; evicted cells are decided again, to the same points, when asked for).
+pub const WORLD_CACHE_CELLS: usize = 4096;
 
 /// The memory a dense background grid may take before its cells go to a hash map whose size
 /// follows the number of points (256 MiB). A tuning knob: see `Tuning`.

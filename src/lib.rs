@@ -87,12 +87,13 @@ pub use field::{
 };
 pub use grid::{GridResolution, Tuning};
 #[cfg(feature = "live")]
-pub use live::{PointId, PoissonSet};
+pub use live::{PointId, PoissonSet, PoissonSetBuilder};
 pub use point::Point;
 pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Progress, Sampler, StopReason, Watch};
 pub use samplers::{
-    BestCandidate, Bridson, BridsonBuilder, BridsonFill, CandidateDistance, DartThrowing,
-    DartThrowingBuilder, Halton, JitteredGrid, Maximal, MaximalBuilder, SampleElimination,
-    WhiteNoise,
+    BestCandidate, BestCandidateBuilder, Bridson, BridsonBuilder, BridsonFill, CandidateDistance,
+    DartThrowing, DartThrowingBuilder, Halton, HaltonBuilder, JitteredGrid, JitteredGridBuilder,
+    Maximal, MaximalBuilder, SampleElimination, SampleEliminationBuilder, WhiteNoise,
+    WhiteNoiseBuilder,
 };

@@ -41,7 +41,7 @@ pub fn uniform01<R: Rng + ?Sized>(rng: &mut R) -> f64 {
 
 /// A uniform real in `[-1, 1)`.
 #[inline]
-pub fn uniform_symmetric<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+pub(crate) fn uniform_symmetric<R: Rng + ?Sized>(rng: &mut R) -> f64 {
     // 53 bits scaled to [0, 2), shifted: exact, no rounding.
     (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0
 }
@@ -51,7 +51,7 @@ pub fn uniform_symmetric<R: Rng + ?Sized>(rng: &mut R) -> f64 {
 /// are far more resolution than the geometry can use (a shell candidate's offset from its
 /// centre, at most 2r, is then placed to within r·2^-30).
 #[inline]
-pub fn fill_symmetric_32<R: Rng + ?Sized>(rng: &mut R, out: &mut [f64]) {
+pub(crate) fn fill_symmetric_32<R: Rng + ?Sized>(rng: &mut R, out: &mut [f64]) {
     const STEP: f64 = 1.0 / (1u64 << 31) as f64;
     for pair in out.chunks_mut(2) {
         let word = rng.next_u64();
@@ -73,7 +73,7 @@ pub fn uniform_index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
 /// A standard normal deviate (Marsaglia's polar method, with the portable `libm` logarithm so
 /// results do not depend on the platform's math library). Returns two independent deviates.
 #[inline]
-pub fn standard_normal_pair<R: Rng + ?Sized>(rng: &mut R) -> (f64, f64) {
+pub(crate) fn standard_normal_pair<R: Rng + ?Sized>(rng: &mut R) -> (f64, f64) {
     loop {
         let u = uniform_symmetric(rng);
         let v = uniform_symmetric(rng);

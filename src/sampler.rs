@@ -118,8 +118,8 @@ impl std::fmt::Debug for Watch {
 
 /// One realisation of a sampler: the points, the domain they belong to, and how the run went.
 ///
-/// Open for extension (`#[non_exhaustive]`): samplers that give points a radius or a class
-/// fill the optional per-point columns; code outside the library builds a set with
+/// Open for extension (`#[non_exhaustive]`): samplers that give points a radius fill the
+/// optional per-point column; code outside the library builds a set with
 /// [`PointSet::new`].
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -136,18 +136,15 @@ pub struct PointSet<const D: usize> {
     /// Each point's own radius, for samplers given a radius field (see [`crate::field`]);
     /// `None` when one radius holds for all.
     pub radii: Option<Vec<f64>>,
-    /// Each point's class, for samplers that place several kinds of points; `None` when
-    /// there is one kind (every sampler today).
-    pub labels: Option<Vec<u32>>,
     /// Why a radius field stopped the run ([`Error::FieldValueOutOfBounds`]): `Some` exactly
     /// when [`stop`](Self::stop) is [`StopReason::InvalidField`].
     pub field_error: Option<Error>,
 }
 
 impl<const D: usize> PointSet<D> {
-    /// A point set without per-point radii or labels.
+    /// A point set without per-point radii.
     pub fn new(points: Vec<Point<D>>, domain: Domain<D>, stop: StopReason, attempts: u64) -> Self {
-        PointSet { points, domain, stop, attempts, radii: None, labels: None, field_error: None }
+        PointSet { points, domain, stop, attempts, radii: None, field_error: None }
     }
 
     /// A point set from a sampler that never rejects: one attempt per point.

@@ -43,9 +43,6 @@ pub fn default_chunk_side(dim: usize, radius: f64) -> f64 {
     (radii * radius).max(min_chunk_side(dim, radius))
 }
 
-/// The number of decided cells a [`World`] keeps by default.
-pub const DEFAULT_CACHE_CELLS: usize = 4096;
-
 /// A chunk's coordinates and its points.
 pub type ChunkPoints<const D: usize> = ([i64; D], Vec<Point<D>>);
 
@@ -121,7 +118,7 @@ impl<const D: usize> WorldBuilder<D> {
         self
     }
 
-    /// Sets how many decided cells the world keeps (default [`DEFAULT_CACHE_CELLS`]); the
+    /// Sets how many decided cells the world keeps (default [`defaults::WORLD_CACHE_CELLS`](crate::defaults::WORLD_CACHE_CELLS)); the
     /// least recently used go first. 0 keeps none: every request decides all it needs.
     #[must_use]
     pub fn with_cache_cells(mut self, cells: usize) -> Self {
@@ -227,7 +224,7 @@ impl<const D: usize> World<D> {
             attempts: crate::defaults::ATTEMPTS,
             origin: [0.0; D],
             bounds: None,
-            cache_cells: DEFAULT_CACHE_CELLS,
+            cache_cells: crate::defaults::WORLD_CACHE_CELLS,
             watch: None,
         }
     }

@@ -9,11 +9,15 @@ pub mod maximal;
 pub mod sample_elimination;
 pub mod white_noise;
 
-pub use best_candidate::BestCandidate;
-pub use bridson::{Bridson, BridsonBuilder, BridsonFill, CandidateDistance, FillStep};
-pub use dart_throwing::{DartThrowing, DartThrowingBuilder};
-pub use halton::Halton;
-pub use jittered_grid::JitteredGrid;
-pub use maximal::{Maximal, MaximalBuilder};
-pub use sample_elimination::SampleElimination;
-pub use white_noise::WhiteNoise;
+pub use best_candidate::{BestCandidate, BestCandidateBuilder, BestCandidateOptions};
+pub use bridson::{
+    Bridson, BridsonBuilder, BridsonFill, BridsonOptions, CandidateDistance, FillStep,
+};
+pub use dart_throwing::{DartThrowing, DartThrowingBuilder, DartThrowingOptions};
+pub use halton::{Halton, HaltonBuilder, HaltonOptions};
+pub use jittered_grid::{JitteredGrid, JitteredGridBuilder, JitteredGridOptions};
+pub use maximal::{Maximal, MaximalBuilder, MaximalOptions};
+pub use sample_elimination::{
+    SampleElimination, SampleEliminationBuilder, SampleEliminationOptions,
+};
+pub use white_noise::{WhiteNoise, WhiteNoiseBuilder, WhiteNoiseOptions};

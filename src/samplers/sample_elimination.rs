@@ -2,7 +2,7 @@
 //! most crowded one at a time until the requested number remain.
 
 use crate::config::{Builder, Capabilities};
-use crate::defaults::MAX_POINTS;
+use crate::defaults::{self, MAX_POINTS};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::grid::{GridLayout, SortedCells};
@@ -11,9 +11,6 @@ use crate::point::Point;
 use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
-
-/// Default number of candidates per output point, M / N = 5 (Yuksel 2015).
-pub const DEFAULT_RATIO: f64 = 5.0;
 
 /// The weight function's exponent α (Yuksel 2015).
 const ALPHA: i32 = 8;
@@ -32,7 +29,7 @@ const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 /// disk sample sets", Computer Graphics Forum 34(2)).
 ///
 /// For `n` points, draws M = ⌈ratio · n⌉ uniform candidates (`ratio` default
-/// [`DEFAULT_RATIO`] = 5), gives each candidate a weight that measures how crowded it is, and
+/// [`defaults::ELIMINATION_RATIO`] = 5), gives each candidate a weight that measures how crowded it is, and
 /// removes the heaviest candidate, one at a time, until `n` remain; each removal lowers the
 /// weights of its neighbours. Exactly `n` points every time (up to the point limit):
 /// count-driven, so [`Sampler::min_distance`] is `None`, but the spacing comes close to a
@@ -108,7 +105,7 @@ pub struct SampleEliminationOptions {
 
 impl Default for SampleEliminationOptions {
     fn default() -> Self {
-        SampleEliminationOptions { ratio: DEFAULT_RATIO, progressive: false }
+        SampleEliminationOptions { ratio: defaults::ELIMINATION_RATIO, progressive: false }
     }
 }
 
@@ -174,12 +171,12 @@ impl<const D: usize> SampleElimination<D> {
     /// What sample elimination supports: regions, any box and dimension.
     pub const CAPABILITIES: Capabilities = Capabilities::COUNT_DRIVEN;
 
-    /// Sample elimination in `domain` with [`DEFAULT_RATIO`] candidates per point, output in
+    /// Sample elimination in `domain` with [`defaults::ELIMINATION_RATIO`] candidates per point, output in
     /// the order drawn, and the point limit [`MAX_POINTS`].
     pub fn new(domain: Domain<D>) -> Self {
         SampleElimination {
             domain,
-            ratio: DEFAULT_RATIO,
+            ratio: defaults::ELIMINATION_RATIO,
             progressive: false,
             max_points: MAX_POINTS,
             region: SamplerRegion::Whole,

@@ -138,8 +138,7 @@ impl<const D: usize> PointData<D> {
     }
 
     /// What a sampler's point set writes: the points, then its per-point radii as `radius`
-    /// and its classes as `label` when it has them (a sampler whose radius varies, a
-    /// multi-class sampler); a constant radius is not a column.
+    /// when it has them (a sampler whose radius varies); a constant radius is not a column.
     ///
     /// ```
     /// use experiments::io::PointData;
@@ -153,10 +152,6 @@ impl<const D: usize> PointData<D> {
         let mut data = PointData::new(set.points);
         if let Some(radii) = set.radii {
             data.attributes.push(Attribute { name: "radius".into(), values: radii });
-        }
-        if let Some(labels) = set.labels {
-            let values = labels.into_iter().map(f64::from).collect();
-            data.attributes.push(Attribute { name: "label".into(), values });
         }
         data
     }
