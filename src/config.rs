@@ -86,7 +86,8 @@ pub struct Config<const D: usize> {
     pub(crate) field: Option<Arc<dyn RadiusField<D>>>,
     pub(crate) pair_rule: PairRule,
     pub(crate) region: Option<Arc<dyn Region<D>>>,
-    pub(crate) attempts: u32,
+    /// `None` until set: a sampler that does not take `k` refuses a set value.
+    pub(crate) attempts: Option<u32>,
     pub(crate) max_points: usize,
     pub(crate) grid: Option<GridResolution>,
     pub(crate) tuning: Tuning,
@@ -119,7 +120,7 @@ impl<const D: usize> Config<D> {
             field: None,
             pair_rule: PairRule::default(),
             region: None,
-            attempts: defaults::ATTEMPTS,
+            attempts: None,
             max_points: defaults::MAX_POINTS,
             grid: None,
             tuning: Tuning::default(),
@@ -154,7 +155,7 @@ impl<const D: usize> Config<D> {
 
     /// Candidates per active point, `k`.
     pub fn attempts(&self) -> u32 {
-        self.attempts
+        self.attempts.unwrap_or(defaults::ATTEMPTS)
     }
 
     /// The point limit.
@@ -192,6 +193,15 @@ impl<const D: usize> Config<D> {
         if self.domain.is_periodic() && !capabilities.periodic {
             return refuse("a periodic box");
         }
+        if self.attempts.is_some() && !capabilities.attempts {
+            return refuse("k (attempts per active point)");
+        }
+        if self.grid.is_some() && !capabilities.grid {
+            return refuse("a grid resolution");
+        }
+        if self.tuning != Tuning::default() && !capabilities.grid {
+            return refuse("grid tuning");
+        }
         if !capabilities.takes_dimension(D) {
             return Err(Error::InvalidParameter {
                 name: "dimension",
@@ -210,7 +220,8 @@ impl<const D: usize> Config<D> {
             return Err(Error::InvalidRadius(radius));
         }
         check_point_limit(self.max_points)?;
-        if capabilities.attempts && self.attempts == 0 {
+        let attempts = self.attempts();
+        if capabilities.attempts && attempts == 0 {
             return Err(Error::ZeroCount("k (attempts per active point)"));
         }
         Ok(Checked {
@@ -218,7 +229,7 @@ impl<const D: usize> Config<D> {
             radius,
             field,
             region,
-            attempts: self.attempts,
+            attempts,
             max_points: self.max_points,
             grid: self.grid,
             tuning: self.tuning,
@@ -360,10 +371,11 @@ impl<const D: usize, O> Builder<D, O> {
 
     /// Sets `k`, the candidates tried around an active point before it retires (default
     /// [`defaults::ATTEMPTS`], 30; samplers with [`Capabilities::attempts`]). More attempts
-    /// give denser sets at a higher cost; `k = 0` is an error at `build`.
+    /// give denser sets at a higher cost; `k = 0` is an error at `build`, and so is a `k` for
+    /// a sampler that does not take one ([`Error::Unsupported`]).
     #[must_use]
     pub fn with_attempts(mut self, k: u32) -> Self {
-        self.config.attempts = k;
+        self.config.attempts = Some(k);
         self
     }
 
@@ -393,7 +405,8 @@ impl<const D: usize, O> Builder<D, O> {
     /// Chooses the background grid's resolution (samplers with [`Capabilities::grid`];
     /// default [`GridResolution::Coarse`]). The grid only answers "is a point closer than
     /// r?", so the points are the same for every resolution; only the speed changes. Dart
-    /// throwing searches every point without one.
+    /// throwing searches every point without one. A sampler without a grid setting refuses
+    /// it at `build` ([`Error::Unsupported`]).
     #[must_use]
     pub fn with_grid(mut self, resolution: GridResolution) -> Self {
         self.config.grid = Some(resolution);
@@ -408,7 +421,8 @@ impl<const D: usize, O> Builder<D, O> {
         self
     }
 
-    /// Advanced: grid tuning that changes speed and memory, never the points.
+    /// Advanced: grid tuning that changes speed and memory, never the points (samplers with
+    /// [`Capabilities::grid`]; others refuse a tuning other than the default at `build`).
     #[must_use]
     pub fn with_tuning(mut self, tuning: Tuning) -> Self {
         self.config.tuning = tuning;

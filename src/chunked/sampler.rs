@@ -5,7 +5,7 @@ use super::cells::{CellKey, Cells, check_chunk_side};
 use super::engine::{CellPoints, Engine};
 use super::fill::RunSettings;
 use super::{chunks_in, default_chunk_side, min_chunk_side};
-use crate::config::{Builder, Capabilities};
+use crate::config::{Builder, Capabilities, Config};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason, Watch};
@@ -41,6 +41,8 @@ pub struct ChunkedBridson<const D: usize> {
     threads: Option<usize>,
     max_points: usize,
     watch: Option<Watch>,
+    /// The options it was built with, for [`to_builder`](Self::to_builder).
+    options: ChunkedBridsonOptions,
 }
 
 /// The chunked sampler's own options, beside the shared settings of its [`Builder`].
@@ -112,6 +114,7 @@ impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
             threads: self.options.threads,
             max_points: checked.max_points,
             watch: checked.watch,
+            options: self.options,
         })
     }
 }
@@ -130,6 +133,15 @@ impl<const D: usize> ChunkedBridson<D> {
         grid: false,
         max_dimension: usize::MAX,
     };
+
+    /// The configuration this sampler was built from, to change and build again.
+    pub fn to_builder(&self) -> ChunkedBridsonBuilder<D> {
+        let mut config = Config::new(self.domain, Some(self.settings.radius));
+        config.attempts = Some(self.settings.rules.attempts);
+        config.max_points = self.max_points;
+        config.watch = self.watch.clone();
+        Builder { config, options: self.options }
+    }
 
     /// A sampler of `domain` at `radius`, to be set up further.
     pub fn builder(domain: Domain<D>, radius: f64) -> ChunkedBridsonBuilder<D> {

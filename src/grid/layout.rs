@@ -19,6 +19,9 @@ pub(crate) struct GridLayout<const D: usize> {
     /// Cells along each axis: cell `c` holds the points whose offset from the origin lies in
     /// `[c·side, (c + 1)·side)` (see [`cell_of`](Self::cell_of)).
     pub(super) cells: [u64; D],
+    /// The last cell along each axis, `cells − 1` (kept so that `cell_of` clamps with one
+    /// compare).
+    last_cell: [u64; D],
     /// The key of cell (0, …, 0): empty cells are added on both sides of each axis of a
     /// closed domain, so that every neighbour offset stays inside the (virtual) index space
     /// without bounds checks.
@@ -186,6 +189,7 @@ impl<const D: usize> GridLayout<D> {
             side,
             inverse_side,
             cells,
+            last_cell: cells.map(|n| n - 1),
             key_base,
             padding,
             strides,
@@ -239,7 +243,7 @@ impl<const D: usize> GridLayout<D> {
             const ROUND: f64 = (3u64 << 51) as f64;
             let t = (p[i] - origin[i]) * self.inverse_side[i];
             let c = ((t - 0.5) + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
-            c.min(self.cells[i] - 1)
+            if c <= self.last_cell[i] { c } else { self.last_cell[i] }
         })
     }
 

@@ -233,7 +233,7 @@ impl<const D: usize> Bridson<D> {
         config.field = self.field.as_ref().map(|setup| Arc::clone(&setup.field));
         config.pair_rule = self.pair_rule();
         config.region = self.region.user_region();
-        config.attempts = self.attempts;
+        config.attempts = Some(self.attempts);
         config.max_points = self.max_points;
         config.grid = Some(self.resolution);
         config.tuning = self.tuning;

@@ -16,6 +16,7 @@ mod chunked_bridson_clipping;
 mod chunked_dependency_cone;
 #[cfg(feature = "chunked")]
 mod chunked_worlds;
+mod configuration;
 mod dart_throwing;
 mod field_conventions;
 #[cfg(feature = "geo")]
