@@ -106,12 +106,14 @@ where
     let k = rules.attempts;
     let mut outside = false;
     let mut next = rules.shell.draw(&centre, r, rng);
-    for attempt in 1..=k {
+    // `0..k` and a flag for the last attempt: an inclusive range costs a check of its own.
+    for attempt in 0..k {
         *count += 1;
         let candidate = next;
+        let last = attempt + 1 == k;
         // Drawn ahead (before this candidate is tested) or after it, as the shell says; the
         // draws never depend on the tests, so the distribution is the same either way.
-        if H::AHEAD && attempt < k {
+        if H::AHEAD && !last {
             next = rules.shell.draw(&centre, r, rng);
         }
         match space.test(&around, &candidate)? {
@@ -122,7 +124,7 @@ where
             Verdict::Outside => outside = true,
             Verdict::Reject => {}
         }
-        if !H::AHEAD && attempt < k {
+        if !H::AHEAD && !last {
             next = rules.shell.draw(&centre, r, rng);
         }
     }

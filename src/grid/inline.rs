@@ -62,7 +62,12 @@ impl<const D: usize> InlineCells<D> {
     #[inline(always)]
     pub(crate) fn any_near(&self, p: &Point<D>, mut visit: impl FnMut(&Point<D>) -> bool) -> bool {
         let layout = &*self.layout;
-        layout.block_around(&layout.cell_of(p)).any(|key| self.any_in_cell(key, &mut visit))
+        for key in layout.block_around(&layout.cell_of(p)).keys() {
+            if self.any_in_cell(key, &mut visit) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Calls `visit` with the points of cell `key` until it returns true; returns whether it

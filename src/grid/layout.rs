@@ -88,7 +88,16 @@ impl<const D: usize> GridLayout<D> {
         let mut inverse_side = [0.0; D];
         let mut total_cells = 1.0f64;
         for i in 0..D {
-            let count = (extent[i] / target_side).ceil().max(1.0);
+            let cells_in_box = extent[i] / target_side;
+            let count = if domain.is_periodic() {
+                cells_in_box.ceil().max(1.0)
+            } else {
+                // One cell past the last that rounding can reach (`cells_in_box` a hair
+                // larger, floored, plus one): a point of the box never computes an index past
+                // the last cell, so the closed box's queries need no clamp
+                // ([`cell_in_closed_box`](Self::cell_in_closed_box)).
+                (cells_in_box * (1.0 + 1e-12)).floor() + 1.0
+            };
             total_cells *= count;
             if count > (1u64 << 40) as f64 {
                 return Err(Error::GridTooLarge { cells: total_cells });
@@ -244,6 +253,22 @@ impl<const D: usize> GridLayout<D> {
             let t = (p[i] - origin[i]) * self.inverse_side[i];
             let c = ((t - 0.5) + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
             if c <= self.last_cell[i] { c } else { self.last_cell[i] }
+        })
+    }
+
+    /// [`cell_of`](Self::cell_of) without its clamp, for a closed box laid out by
+    /// [`new`](Self::new), whose cells reach a cell past every index rounding can compute (so
+    /// the clamp never applies; in 3D it is about 2.5% of a Bridson run's instructions).
+    #[inline]
+    pub(super) fn cell_in_closed_box(&self, p: &Point<D>) -> [u64; D] {
+        debug_assert!(!self.domain.is_periodic());
+        let origin = self.domain.origin();
+        std::array::from_fn(|i| {
+            const ROUND: f64 = (3u64 << 51) as f64;
+            let t = (p[i] - origin[i]) * self.inverse_side[i];
+            let c = ((t - 0.5) + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
+            debug_assert!(c <= self.last_cell[i]);
+            c
         })
     }
 
@@ -432,27 +457,51 @@ impl<const D: usize> Block<D> {
     /// significant; along each axis the cell, the one below, the one above), until it returns
     /// true; returns whether it did.
     #[inline(always)]
-    pub(crate) fn any(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
-        let mut at = [0usize; D];
-        loop {
-            let key = (0..D).fold(self.base, |key, i| key.wrapping_add(self.along[i][at[i]]));
-            if visit(key) {
-                return true;
-            }
-            // Next combination, last axis fastest.
-            let mut i = D;
-            loop {
-                if i == 0 {
-                    return false;
-                }
-                i -= 1;
-                at[i] += 1;
-                if at[i] < self.lens[i] as usize {
-                    break;
-                }
-                at[i] = 0;
-            }
+    pub(crate) fn any(self, mut visit: impl FnMut(u64) -> bool) -> bool {
+        self.keys().any(|key| visit(key))
+    }
+
+    /// The keys of the block's cells, in walk order.
+    #[inline(always)]
+    pub(crate) fn keys(self) -> BlockKeys<D> {
+        BlockKeys { block: self, at: [0; D], done: false }
+    }
+}
+
+/// The keys of a [`Block`]'s cells, in walk order (a loop over them inlines where a closure
+/// handed to [`Block::any`] may not).
+#[derive(Debug, Clone)]
+pub(crate) struct BlockKeys<const D: usize> {
+    block: Block<D>,
+    at: [usize; D],
+    done: bool,
+}
+
+impl<const D: usize> Iterator for BlockKeys<D> {
+    type Item = u64;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u64> {
+        if self.done {
+            return None;
         }
+        let block = &self.block;
+        let key = (0..D).fold(block.base, |key, i| key.wrapping_add(block.along[i][self.at[i]]));
+        // Next combination, last axis fastest.
+        let mut i = D;
+        loop {
+            if i == 0 {
+                self.done = true;
+                break;
+            }
+            i -= 1;
+            self.at[i] += 1;
+            if self.at[i] < block.lens[i] as usize {
+                break;
+            }
+            self.at[i] = 0;
+        }
+        Some(key)
     }
 }
 

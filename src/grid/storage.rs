@@ -270,15 +270,15 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
     #[inline]
     pub(crate) fn has_conflict(&self, p: &Point<D>, spacing: C::Spacing) -> bool {
         let layout = &*self.layout;
-        let cell = layout.cell_of(p);
         if layout.domain.is_periodic() {
             let toroidal = |a: &Point<D>, b: &Point<D>| layout.domain.distance_squared(a, b);
-            layout.any_key_around(&cell, |key| {
+            layout.any_key_around(&layout.cell_of(p), |key| {
                 let head = self.heads.head(key);
                 head != NONE && self.chain_conflicts(head, p, spacing, toroidal)
             })
         } else {
-            self.heads.any_neighbour(layout, layout.key_of(&cell), |head| {
+            let key = layout.key_of(&layout.cell_in_closed_box(p));
+            self.heads.any_neighbour(layout, key, |head| {
                 self.chain_conflicts(head, p, spacing, distance_squared)
             })
         }
@@ -304,7 +304,7 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         }
         self.heads.any_neighbour_within(
             layout,
-            layout.key_of(&layout.cell_of(p)),
+            layout.key_of(&layout.cell_in_closed_box(p)),
             reach_squared,
             |_, _| true,
             |head| self.chain_conflicts(head, p, spacing, distance_squared),
@@ -322,7 +322,7 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         if layout.warm_offsets.is_empty() {
             return 0;
         }
-        self.heads.warm(layout, layout.key_of(&layout.cell_of(centre)))
+        self.heads.warm(layout, layout.key_of(&layout.cell_in_closed_box(centre)))
     }
 
     /// Whether the point of link `head` or an older point of its cell conflicts with `p`.
