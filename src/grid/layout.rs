@@ -457,8 +457,8 @@ impl<const D: usize> Block<D> {
     /// significant; along each axis the cell, the one below, the one above), until it returns
     /// true; returns whether it did.
     #[inline(always)]
-    pub(crate) fn any(self, mut visit: impl FnMut(u64) -> bool) -> bool {
-        self.keys().any(|key| visit(key))
+    pub(crate) fn any(self, visit: impl FnMut(u64) -> bool) -> bool {
+        self.keys().any(visit)
     }
 
     /// The keys of the block's cells, in walk order.
