@@ -219,6 +219,10 @@ impl<const D: usize> Config<D> {
         if capabilities.radius && !(radius.is_finite() && radius > 0.0) {
             return Err(Error::InvalidRadius(radius));
         }
+        if capabilities.radius {
+            let scale = self.domain.coordinate_scale();
+            crate::limits::check_radius_for_scale("the radius", radius, scale)?;
+        }
         check_point_limit(self.max_points)?;
         let attempts = self.attempts();
         if capabilities.attempts && attempts == 0 {

@@ -4,6 +4,7 @@
 //! [`Region`](crate::region::Region); the default region is the whole box.
 
 use crate::error::Error;
+use crate::limits;
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
 use crate::rng::uniform01;
 use rand::Rng;
@@ -60,6 +61,10 @@ impl<const D: usize> Domain<D> {
                 // The side is below the spacing of floats at the origin: an empty box.
                 return Err(Error::InvalidExtent { axis, value: extent[axis] });
             }
+            // The numbers results are guaranteed for (crate::limits, docs/limits.md).
+            limits::check_coordinate("a box coordinate", origin[axis])?;
+            limits::check_coordinate("a box coordinate", upper)?;
+            limits::check_length("a box side", extent[axis])?;
         }
         Ok(Domain { origin, extent, periodic: false })
     }
@@ -101,6 +106,14 @@ impl<const D: usize> Domain<D> {
             got: extent.len(),
         })?;
         Self::from_origin_and_extent(origin, extent)
+    }
+
+    /// The largest coordinate magnitude of the box's corners: the scale a radius is compared
+    /// with ([`limits::MIN_RESOLUTION`]).
+    pub fn coordinate_scale(&self) -> f64 {
+        (0..D).fold(0.0, |scale: f64, i| {
+            scale.max(self.origin[i].abs()).max((self.origin[i] + self.extent[i]).abs())
+        })
     }
 
     /// The same box with periodic boundaries (a flat torus).

@@ -73,6 +73,18 @@ pub enum Error {
     #[error("{0} must be at least 1, got 0")]
     ZeroCount(&'static str),
 
+    /// A length, coordinate or radius is outside the numbers the library guarantees its
+    /// results for ([`limits`](crate::limits), docs/limits.md).
+    #[error("{name} must be {range}, got {value:e}")]
+    OutOfRange {
+        /// What the value is ("radius", "box side 1", …).
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// The supported range, in words.
+        range: &'static str,
+    },
+
     /// A real-valued parameter is outside its valid range.
     #[error("{name} must be {expected}, got {value}")]
     InvalidParameter {

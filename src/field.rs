@@ -128,7 +128,11 @@ impl<const D: usize, F: RadiusField<D> + ?Sized> RadiusField<D> for Box<F> {
 /// ```
 pub fn check_bounds(rmin: f64, rmax: f64) -> Result<(), Error> {
     let ok = rmin.is_finite() && rmin > 0.0 && rmax.is_finite() && rmax >= rmin;
-    if ok { Ok(()) } else { Err(Error::InvalidRadiusBounds { rmin, rmax }) }
+    if !ok {
+        return Err(Error::InvalidRadiusBounds { rmin, rmax });
+    }
+    crate::limits::check_length("rmin", rmin)?;
+    crate::limits::check_length("rmax", rmax)
 }
 
 /// One radius everywhere: the constant-radius sampler, reached through the field API.

@@ -65,6 +65,7 @@ pub(crate) mod engine;
 pub mod error;
 pub mod field;
 pub mod grid;
+pub mod limits;
 #[cfg(feature = "live")]
 pub mod live;
 pub mod packing;

@@ -22,7 +22,7 @@ impl BoxArgs {
     pub fn domain<const D: usize>(&self) -> Result<Domain<D>, String> {
         let origin = self.origin.clone().unwrap_or_else(|| vec![0.0; D]);
         let extent = self.extent.clone().unwrap_or_else(|| vec![1.0; D]);
-        from_slices(&origin, &extent, self.periodic).map_err(|e| e.to_string())
+        from_slices(&origin, &extent, self.periodic).map_err(|e| format!("--box/--origin: {e}"))
     }
 }
 

@@ -73,6 +73,10 @@ pub struct WorldArgs {
     /// The box of --box is periodic (a torus): distances wrap around.
     #[arg(long)]
     pub periodic: bool,
+    /// The most points one chunk may hold (default: the library's limit, 10^8); a radius
+    /// whose densest packing of a chunk could pass it is refused before anything runs.
+    #[arg(long)]
+    pub max_points: Option<usize>,
     /// The most chunks one run may write; a larger request is an error.
     #[arg(long, default_value_t = DEFAULT_MAX_CHUNKS,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -186,6 +190,9 @@ fn build_world<const D: usize>(
     if let Some(k) = args.k {
         builder = builder.with_attempts(k);
     }
+    if let Some(max_points) = args.max_points {
+        builder = builder.with_max_points(max_points);
+    }
     let origin: Point<D> = match (&args.extent, &args.origin) {
         (Some(extent), origin) => {
             let origin = origin.clone().unwrap_or_else(|| vec![0.0; D]);
@@ -212,7 +219,13 @@ fn build_world<const D: usize>(
         Error::TorusNotTiled { .. } => {
             format!("{e}; choose a --chunk-size that divides every side of --box at least twice")
         }
+        Error::ZeroCount("max_points") => "--max-points must be at least 1, got 0".to_string(),
         Error::ZeroCount(_) => "--k must be at least 1, got 0".to_string(),
+        Error::TooManyPoints { radius, estimated_points, estimated_bytes, limit } => format!(
+            "--radius {radius:e} could place about {estimated_points:.3e} points \
+             ({estimated_bytes:.3e} bytes) in one chunk, over the limit of {limit} points; use \
+             a larger --radius, a smaller --chunk-size, or raise --max-points"
+        ),
         other => other.to_string(),
     })?;
     Ok((world, origin))

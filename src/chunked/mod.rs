@@ -67,10 +67,21 @@ pub struct WorldBuilder<const D: usize> {
     origin: Point<D>,
     bounds: Option<Domain<D>>,
     cache_cells: usize,
+    max_points: usize,
     watch: Option<Watch>,
 }
 
 impl<const D: usize> WorldBuilder<D> {
+    /// Sets the most points one chunk may hold (default
+    /// [`defaults::MAX_POINTS`](crate::defaults::MAX_POINTS)): `build` refuses a radius whose
+    /// densest packing of one chunk could pass it ([`Error::TooManyPoints`], with the points
+    /// and bytes it would take), so that no request starts on more than that per chunk.
+    #[must_use]
+    pub fn with_max_points(mut self, max_points: usize) -> Self {
+        self.max_points = max_points;
+        self
+    }
+
     /// Sets the chunk side (default [`default_chunk_side`]); it must be at least
     /// [`min_chunk_side`].
     #[must_use]
@@ -134,6 +145,7 @@ impl<const D: usize> WorldBuilder<D> {
         if !(radius.is_finite() && radius > 0.0) {
             return Err(Error::InvalidRadius(radius));
         }
+        crate::limits::check_length("the radius", radius)?;
         if self.attempts == 0 {
             return Err(Error::ZeroCount("attempts"));
         }
@@ -141,9 +153,15 @@ impl<const D: usize> WorldBuilder<D> {
             if !value.is_finite() {
                 return Err(Error::InvalidOrigin { axis, value });
             }
+            crate::limits::check_coordinate("the world's origin", value)?;
+            crate::limits::check_radius_for_scale("the radius", radius, value.abs())?;
         }
         let side = self.chunk_side.unwrap_or_else(|| default_chunk_side(D, radius));
         cells::check_chunk_side::<D>(side, radius)?;
+        // One chunk at the densest packing must fit the point limit.
+        crate::config::check_point_limit(self.max_points)?;
+        let chunk = Domain::from_origin_and_extent([0.0; D], [side; D])?;
+        crate::config::check_point_budget(&chunk, radius, self.max_points)?;
         let mut sides = [side; D];
         let mut torus = None;
         let mut clip = None;
@@ -225,6 +243,7 @@ impl<const D: usize> World<D> {
             origin: [0.0; D],
             bounds: None,
             cache_cells: crate::defaults::WORLD_CACHE_CELLS,
+            max_points: crate::defaults::MAX_POINTS,
             watch: None,
         }
     }

@@ -62,6 +62,7 @@ impl Pose {
             if !(value.is_finite() && value > 0.0) {
                 return Err(Error::InvalidParameter { name, expected: "finite and > 0", value });
             }
+            crate::limits::check_output_length(name, value, false)?;
         }
         if scale_min > scale_max {
             return Err(Error::InvalidParameter {

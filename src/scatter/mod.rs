@@ -55,6 +55,7 @@ pub use terrain::{Surface, Terrain};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::field::{ConstantField, PairRule, RadiusField, check_bounds};
+use crate::limits;
 use crate::point::Point;
 use crate::region::Region;
 use crate::sampler::{Progress, Watch};
@@ -107,6 +108,7 @@ impl ScatterClass {
     /// empty name ([`Error::EmptyInput`]).
     pub fn new(name: impl Into<String>, radius: f64) -> Result<Self, Error> {
         ConstantField::new(radius)?;
+        limits::check_output_length("a class radius", radius, false)?;
         Self::with_base(name.into(), BaseRadius::Constant(radius))
     }
 
@@ -122,11 +124,14 @@ impl ScatterClass {
         let radius = match field.constant_radius() {
             Some(r) => {
                 ConstantField::new(r)?;
+                limits::check_output_length("a class radius", r, false)?;
                 BaseRadius::Constant(r)
             }
             None => {
                 let (rmin, rmax) = field.bounds();
                 check_bounds(rmin, rmax)?;
+                limits::check_output_length("a class's rmin", rmin, false)?;
+                limits::check_output_length("a class's rmax", rmax, false)?;
                 BaseRadius::Field(Arc::new(field), rmin, rmax)
             }
         };
@@ -313,6 +318,7 @@ impl ScatterBuilder {
                     value: *d,
                 });
             }
+            limits::check_output_length("a class distance", *d, false)?;
             let (i, j) = (index_of(a)?, index_of(b)?);
             let pair = |reason| Error::InvalidClassPair { a: a.clone(), b: b.clone(), reason };
             if i == j {

@@ -88,6 +88,7 @@ impl Terrain {
             if !(value.is_finite() && value > 0.0) {
                 return Err(Error::InvalidExtent { axis, value });
             }
+            crate::limits::check_output_length("the terrain size", value, false)?;
         }
         if !(height_scale.is_finite() && height_scale >= 0.0) {
             return Err(Error::InvalidParameter {
@@ -96,6 +97,7 @@ impl Terrain {
                 value: height_scale,
             });
         }
+        crate::limits::check_output_length("height_scale", height_scale, true)?;
         let mut heights = vec![0.0; values.len()];
         for row in 0..height {
             let k1 = height - 1 - row;

@@ -746,7 +746,12 @@ fn bad_settings_are_errors() {
         PoissonSet::builder_with_field(unit, wide).build(),
         Err(Error::RadiusRatioTooLarge { .. })
     ));
-    assert!(matches!(PoissonSet::new(Domain::<3>::unit(), 1e-30), Err(Error::GridTooLarge { .. })));
+    assert!(matches!(PoissonSet::new(Domain::<3>::unit(), 1e-30), Err(Error::OutOfRange { .. })));
+    let fine = PoissonSet::new(Domain::<3>::unit(), 1e-12);
+    assert!(
+        matches!(fine, Err(Error::GridTooLarge { .. } | Error::TooManyPoints { .. })),
+        "{fine:?}"
+    );
     // A constant field is one radius.
     let constant = poisson_nd::field::ConstantField::new(0.1).unwrap();
     let set = PoissonSet::builder_with_field(unit, constant).build().unwrap();

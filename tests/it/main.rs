@@ -26,6 +26,7 @@ mod input_errors;
 mod jittered_grid;
 #[cfg(feature = "live")]
 mod live_set;
+mod magnitudes;
 mod maximal;
 mod module_layers;
 mod progress_hook;

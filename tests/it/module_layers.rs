@@ -11,7 +11,10 @@ fn modules_refer_only_down_the_layers() {
         &[
             // Ground: points, boxes, the generator, errors, packing facts, defaults, the
             // sampler traits.
-            &["point", "error", "rng", "domain", "packing", "choice", "defaults", "sampler"],
+            &[
+                "point", "error", "limits", "rng", "domain", "packing", "choice", "defaults",
+                "sampler",
+            ],
             // Concepts: radius fields and regions.
             &["field", "region"],
             // The engine: the grid, the front and the scan, the configuration.

@@ -129,6 +129,7 @@ pub fn read_npy(path: &Path) -> Result<Array, InputError> {
 /// ```
 pub fn decode_npy(bytes: &[u8], name: &str) -> Result<Array, InputError> {
     let invalid = |message: String| InputError::invalid(name, message);
+    check_header_length(bytes).map_err(&invalid)?;
     let mut rest = bytes;
     let header = NpyHeader::from_reader(&mut rest)
         .map_err(|e| invalid(format!("not a readable NPY file ({e})")))?;
@@ -202,6 +203,40 @@ impl Kind {
 
 /// Every element as `f64`, in file order; an error for a truncated file or a bool that is
 /// neither 0 nor 1.
+/// The longest header read, as NumPy caps it (`max_header_size`, 10,000 bytes): a header
+/// that claims more is refused before anything is allocated for it.
+const MAX_HEADER_BYTES: usize = 10_000;
+
+/// Checks the header length the prefix states (magic, version, then a 2-byte length in
+/// version 1 or a 4-byte one in versions 2 and 3) against the file and [`MAX_HEADER_BYTES`],
+/// so that a file that lies about it is refused instead of allocated for.
+fn check_header_length(bytes: &[u8]) -> Result<(), String> {
+    const MAGIC: &[u8] = b"\x93NUMPY";
+    if bytes.len() < 10 || &bytes[..6] != MAGIC {
+        return Err("not a readable NPY file (no NPY magic string at the start)".into());
+    }
+    let (length, prefix) = match bytes[6] {
+        1 => (usize::from(u16::from_le_bytes([bytes[8], bytes[9]])), 10),
+        2 | 3 if bytes.len() >= 12 => {
+            let length = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+            (usize::try_from(length).unwrap_or(usize::MAX), 12)
+        }
+        version => return Err(format!("not a readable NPY file (format version {version})")),
+    };
+    if length > MAX_HEADER_BYTES {
+        return Err(format!(
+            "the header claims {length} bytes, more than the {MAX_HEADER_BYTES} NumPy reads"
+        ));
+    }
+    if prefix + length > bytes.len() {
+        return Err(format!(
+            "the header claims {length} bytes but the file has {} after its prefix",
+            bytes.len() - prefix
+        ));
+    }
+    Ok(())
+}
+
 fn read_values(file: NpyFile<&[u8]>, kind: Kind) -> Result<Vec<f64>, String> {
     fn all<T: npyz::Deserialize>(
         file: NpyFile<&[u8]>,

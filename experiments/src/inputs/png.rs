@@ -50,8 +50,28 @@ pub fn read_png(path: &Path) -> Result<Raster, InputError> {
 /// # Ok::<(), experiments::inputs::InputError>(())
 /// ```
 pub fn decode_png(bytes: &[u8], name: &str) -> Result<Raster, InputError> {
-    let picture = image::load_from_memory_with_format(bytes, ImageFormat::Png)
-        .map_err(|e| InputError::invalid(name, format!("not a decodable PNG ({e})")))?;
+    let undecodable =
+        |e: image::ImageError| InputError::invalid(name, format!("not a decodable PNG ({e})"));
+    let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), ImageFormat::Png);
+    // The size the header states is checked before anything is decoded: a small file can
+    // claim a huge picture.
+    let (width, height) = reader().into_dimensions().map_err(undecodable)?;
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > MAX_PIXELS {
+        return Err(InputError::invalid(
+            name,
+            format!(
+                "the picture is {width}×{height} = {pixels} pixels, more than the {MAX_PIXELS} \
+                 (8192×8192) an input picture may have"
+            ),
+        ));
+    }
+    let mut decoder = reader();
+    let mut limits = image::Limits::default();
+    // The decoder's own buffers: at most 8 bytes a pixel (RGBA, 16 bits), and some slack.
+    limits.max_alloc = Some(8 * MAX_PIXELS + (1 << 20));
+    decoder.limits(limits);
+    let picture = decoder.decode().map_err(undecodable)?;
     let (width, height) = (picture.width() as usize, picture.height() as usize);
     let values = match picture {
         DynamicImage::ImageLuma8(p) => eight_bit(p.as_raw(), 1),
@@ -71,6 +91,10 @@ pub fn decode_png(bytes: &[u8], name: &str) -> Result<Raster, InputError> {
     };
     Ok(Raster { width, height, values })
 }
+
+/// The most pixels an input picture may have: 2^26 (8192 × 8192), 512 MiB as the values the
+/// samplers read (docs/limits.md).
+pub const MAX_PIXELS: u64 = 1 << 26;
 
 /// The first channel of every pixel of `channels` 8-bit samples, over 255.
 fn eight_bit(samples: &[u8], channels: usize) -> Vec<f64> {

@@ -186,6 +186,42 @@ fn png_refusals_name_the_file() {
     assert_eq!(read_png(&written).unwrap().values, vec![7.0 / 255.0; 16]);
 }
 
+/// A PNG whose header claims `width × height` pixels (a 1×1 picture with its IHDR rewritten
+/// and its checksum recomputed): the readers must refuse it from the header alone.
+fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+    let mut bytes = png_raw(1, png::ColorType::Grayscale, png::BitDepth::Eight, None, &[0]);
+    // Signature (8), length (4), "IHDR" (4), then width and height.
+    bytes[16..20].copy_from_slice(&width.to_be_bytes());
+    bytes[20..24].copy_from_slice(&height.to_be_bytes());
+    let crc = crc32(&bytes[12..29]);
+    bytes[29..33].copy_from_slice(&crc.to_be_bytes());
+    bytes
+}
+
+/// The CRC-32 of PNG chunks (ISO 3309), bit by bit.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn png_that_claims_a_huge_picture_is_refused_before_decoding() {
+    let huge = png_claiming(20_000, 20_000);
+    let text = decode_png(&huge, "huge.png").unwrap_err().to_string();
+    assert!(text.contains("20000×20000 = 400000000 pixels, more than the 67108864"), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+    // At the limit the header is accepted, and the missing data is an ordinary decoding error.
+    let at_limit = png_claiming(8192, 8192);
+    let text = decode_png(&at_limit, "big.png").unwrap_err().to_string();
+    assert!(text.contains("not a decodable PNG"), "{text}");
+}
+
 // ---------------------------------------------------------------------------------------
 // NPY
 
@@ -332,6 +368,10 @@ fn npy_refusals() {
         (raw_npy("'<U3'", &[0; 24]), "unsupported element type <U3"),
         (raw_npy("[('a', '<f8'), ('b', '<i4')]", &[0; 24]), "unsupported element type"),
         (raw_npy("'|O'", &[0; 16]), "unsupported element type"),
+        // Files that lie about their header's length: refused before it is allocated.
+        (b"\x93NUMPY\x02\x00\xff\xff\xff\xff{'descr'".to_vec(), "more than the 10000"),
+        (b"\x93NUMPY\x01\x00\xff\x0f{'descr': '<f8'}".to_vec(), "the header claims 4095 bytes"),
+        (b"\x93NUMPY\x07\x00\x10\x00{}".to_vec(), "format version 7"),
     ];
     for (i, (bytes, expected)) in cases.into_iter().enumerate() {
         let path = dir.path().join(format!("case{i}.npy"));

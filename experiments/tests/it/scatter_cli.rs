@@ -290,6 +290,13 @@ fn every_scene_error_exits_2_with_one_line_and_writes_nothing() {
     assert!(!out.exists());
 
     refused(&SCENE.replace("seed = 7", "seed = 7\ncolour = 1"), "unknown field `colour`");
+    // Values whose 32-bit output would not be finite.
+    refused(&SCENE.replace("scale = [0.8, 1.3]", "scale = [0.8, 1e308]"), "between 1e-30 and 1e30");
+    refused(
+        &SCENE.replace("height_scale = 40.0", "height_scale = 1e308"),
+        "between 1e-30 and 1e30",
+    );
+    refused(&SCENE.replace("radius = 4.0", "radius = 1e160"), "between 1e-30 and 1e30");
     refused(&SCENE.replace("align = 0.0", "align = 0.0\nwidth = 3"), "unknown field `width`");
     refused(
         &SCENE.replace("heightmap = \"height.png\"", "heightmap = \"nope.png\""),

@@ -435,6 +435,15 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
         ("--radius nan --chunks 0,0", "radius must be finite and > 0, got NaN"),
         ("--radius abc --chunks 0,0", "invalid value 'abc'"),
         (
+            "--radius 1e-4 --chunk-size 8 --chunks 0,0",
+            "in one chunk, over the limit of 100000000 points; use a larger --radius, a smaller \
+             --chunk-size, or raise --max-points",
+        ),
+        ("--radius 0.5 --max-points 10 --chunks 0,0", "over the limit of 10 points"),
+        ("--radius 0.5 --max-points 0 --chunks 0,0", "--max-points must be at least 1, got 0"),
+        ("--radius 1e300 --chunks 0,0", "the radius must be between 1e-100 and 1e100, got 1e300"),
+        ("--radius 1e-300 --chunks 0,0", "the radius must be between 1e-100 and 1e100, got 1e-300"),
+        (
             "--radius 0.5 --chunk-size 8 --periodic --box 16,16 --chunks 2,0",
             "chunk [2, 0] lies outside the torus of [2, 2] chunks",
         ),
