@@ -5,7 +5,8 @@
 //! from) and the next id. Restoring it and continuing with the same generator gives exactly
 //! what the set would have given had it never been saved. With the `serde` feature it (and
 //! the set itself) is `Serialize`/`Deserialize`; a format must carry `f64` exactly (JSON
-//! through `serde_json` needs its `float_roundtrip` feature).
+//! through `serde_json` needs its `float_roundtrip` feature): a snapshot keeps a checksum of
+//! its numbers' bits, and one that a lossy format changed is refused on load, never continued.
 //!
 //! The random generator is the caller's and is not part of the set: to continue with the
 //! same draws after a restart, save the generator's state too (or seed a new one, for a
@@ -49,6 +50,11 @@ pub struct Snapshot {
     radii: Vec<f64>,
     /// The active list, in order (it may name removed points, which a fill skips).
     active: Vec<u64>,
+    /// A checksum of the bits of every number above ([`Snapshot::number_checksum`]): a format
+    /// that changes a number on the way (a decimal form that does not round-trip, such as
+    /// serde_json without `float_roundtrip`) is caught on load instead of continuing with a
+    /// different set.
+    checksum: u64,
 }
 
 /// What a snapshot records of a radius field.
@@ -81,6 +87,23 @@ impl Snapshot {
     pub fn has_field(&self) -> bool {
         self.field.is_some()
     }
+
+    /// FNV-1a over the bits of every number of the snapshot, in a fixed order.
+    fn number_checksum(&self) -> u64 {
+        let field = self.field.iter().flat_map(|f| [f.rmin, f.rmax]);
+        let floats = self.origin.iter().chain(&self.extent).copied().chain([self.radius]);
+        let floats = floats.chain(field).chain(self.coordinates.iter().copied());
+        let floats = floats.chain(self.radii.iter().copied()).map(f64::to_bits);
+        let integers = [self.dimension as u64, self.attempts.into(), self.max_points, self.next_id];
+        let integers = integers.into_iter().chain(self.ids.iter().copied());
+        let integers =
+            integers.chain(self.active.iter().copied()).chain([u64::from(self.periodic)]);
+        floats.chain(integers).fold(0xcbf2_9ce4_8422_2325, |hash, word| {
+            word.to_le_bytes()
+                .iter()
+                .fold(hash, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
+        })
+    }
 }
 
 fn invalid(message: impl Into<String>) -> Error {
@@ -99,7 +122,7 @@ impl<const D: usize> PoissonSet<D> {
         for e in self.entries.values() {
             coordinates.extend_from_slice(&e.point);
         }
-        Snapshot {
+        let mut snapshot = Snapshot {
             dimension: D,
             origin: self.domain.origin().to_vec(),
             extent: self.domain.extent().to_vec(),
@@ -116,7 +139,10 @@ impl<const D: usize> PoissonSet<D> {
                 None => Vec::new(),
             },
             active: self.active.clone(),
-        }
+            checksum: 0,
+        };
+        snapshot.checksum = snapshot.number_checksum();
+        snapshot
     }
 
     /// Restores a set of one radius from its snapshot.
@@ -186,6 +212,9 @@ impl<const D: usize> PoissonSet<D> {
 
     /// Rebuilds a set from a snapshot and (with a field) its checked setup.
     fn restore(snapshot: Snapshot, field: Option<FieldSetup<D>>) -> Result<Self, Error> {
+        // Checked after everything else, so that a damaged file is refused naming what is
+        // wrong, and a file that only lost bits on the way is refused for that.
+        let numbers_kept = snapshot.number_checksum() == snapshot.checksum;
         if snapshot.dimension != D {
             return Err(Error::DimensionMismatch {
                 what: "the saved set",
@@ -285,6 +314,12 @@ impl<const D: usize> PoissonSet<D> {
                 e.active = true;
                 set.active_count += 1;
             }
+        }
+        if !numbers_kept {
+            return Err(invalid(
+                "its numbers changed on the way (the checksum differs): save with a format \
+                 that carries every f64 exactly (serde_json needs its float_roundtrip feature)",
+            ));
         }
         set.active = snapshot.active;
         set.next_id = snapshot.next_id;
