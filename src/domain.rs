@@ -57,14 +57,15 @@ impl<const D: usize> Domain<D> {
             if !upper.is_finite() {
                 return Err(Error::BoxOverflow { axis });
             }
+            // The numbers results are guaranteed for (crate::limits, docs/limits.md), checked
+            // before the emptiness below so that a huge origin is named as such.
+            limits::check_coordinate("a box coordinate", origin[axis])?;
+            limits::check_coordinate("a box coordinate", upper)?;
+            limits::check_length("a box side", extent[axis])?;
             if upper <= origin[axis] {
                 // The side is below the spacing of floats at the origin: an empty box.
                 return Err(Error::InvalidExtent { axis, value: extent[axis] });
             }
-            // The numbers results are guaranteed for (crate::limits, docs/limits.md).
-            limits::check_coordinate("a box coordinate", origin[axis])?;
-            limits::check_coordinate("a box coordinate", upper)?;
-            limits::check_length("a box side", extent[axis])?;
         }
         Ok(Domain { origin, extent, periodic: false })
     }

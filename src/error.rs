@@ -25,7 +25,7 @@ pub enum Error {
     },
 
     /// An origin coordinate is NaN or infinite.
-    #[error("origin coordinate {axis} must be finite, got {value}")]
+    #[error("origin coordinate {axis} must be finite, got {value_}", value_ = crate::error::Short::of(.value))]
     InvalidOrigin {
         /// The axis (0-based).
         axis: usize,
@@ -34,7 +34,7 @@ pub enum Error {
     },
 
     /// A box side is zero, negative, NaN or infinite (an empty or inverted box).
-    #[error("box side {axis} must be finite and > 0, got {value}")]
+    #[error("box side {axis} must be finite and > 0, got {value_}", value_ = crate::error::Short::of(.value))]
     InvalidExtent {
         /// The axis (0-based).
         axis: usize,
@@ -45,9 +45,9 @@ pub enum Error {
     /// A box given by its corners has an upper coordinate that is not finite or not above
     /// the lower one.
     #[error(
-        "box axis {axis}: the upper corner {upper} must be finite and above \
-         the lower corner {lower}"
-    )]
+        "box axis {axis}: the upper corner {upper_} must be finite and above \
+         the lower corner {lower_}"
+    , upper_ = crate::error::Short::of(.upper), lower_ = crate::error::Short::of(.lower))]
     InvalidCorners {
         /// The axis (0-based).
         axis: usize,
@@ -65,7 +65,7 @@ pub enum Error {
     },
 
     /// The Poisson-disk radius is zero, negative, NaN or infinite.
-    #[error("radius must be finite and > 0, got {0}")]
+    #[error("radius must be finite and > 0, got {r_}", r_ = crate::error::Short::of(.0))]
     InvalidRadius(f64),
 
     /// A count parameter that must be positive is zero (for example `k`, the attempts per
@@ -75,7 +75,7 @@ pub enum Error {
 
     /// A length, coordinate or radius is outside the numbers the library guarantees its
     /// results for ([`limits`](crate::limits), docs/limits.md).
-    #[error("{name} must be {range}, got {value:e}")]
+    #[error("{name} must be {range}, got {value_}", value_ = crate::error::Short::of(.value))]
     OutOfRange {
         /// What the value is ("radius", "box side 1", …).
         name: &'static str,
@@ -86,7 +86,7 @@ pub enum Error {
     },
 
     /// A real-valued parameter is outside its valid range.
-    #[error("{name} must be {expected}, got {value}")]
+    #[error("{name} must be {expected}, got {value_}", value_ = crate::error::Short::of(.value))]
     InvalidParameter {
         /// The parameter's name.
         name: &'static str,
@@ -98,10 +98,10 @@ pub enum Error {
 
     /// The radius is so small for the box that the point set would pass the point limit.
     #[error(
-        "radius {radius} in this box could place about {estimated_points:.3e} points \
+        "radius {radius_} in this box could place about {estimated_points:.3e} points \
          ({estimated_bytes:.3e} bytes), over the limit of {limit} points; \
          use a larger radius, a smaller box, or raise the point limit"
-    )]
+    , radius_ = crate::error::Short::of(.radius))]
     TooManyPoints {
         /// The radius given.
         radius: f64,
@@ -115,9 +115,9 @@ pub enum Error {
 
     /// A radius field's declared bounds are not `0 < rmin ≤ rmax < ∞`.
     #[error(
-        "radius bounds must satisfy 0 < rmin <= rmax (both finite), got rmin = {rmin}, \
-         rmax = {rmax}"
-    )]
+        "radius bounds must satisfy 0 < rmin <= rmax (both finite), got rmin = {rmin_}, \
+         rmax = {rmax_}"
+    , rmin_ = crate::error::Short::of(.rmin), rmax_ = crate::error::Short::of(.rmax))]
     InvalidRadiusBounds {
         /// The declared lower bound.
         rmin: f64,
@@ -145,7 +145,7 @@ pub enum Error {
 
     /// A gridded field's value is not acceptable (NaN or infinite, or a density outside
     /// `[0, 1]`).
-    #[error("gridded field value number {index} is {value}; expected {expected}")]
+    #[error("gridded field value number {index} is {value_}; expected {expected}", value_ = crate::error::Short::of(.value))]
     InvalidFieldValue {
         /// The value's index in the list given (for an image: row · width + column).
         index: usize,
@@ -159,9 +159,9 @@ pub enum Error {
     /// bounds while sampling: the run stopped there (see
     /// [`StopReason::InvalidField`](crate::StopReason::InvalidField)).
     #[error(
-        "the radius field gave {value} at {point:?}, outside its declared bounds \
-         [{rmin}, {rmax}]"
-    )]
+        "the radius field gave {value_} at {point:?}, outside its declared bounds \
+         [{rmin_}, {rmax_}]"
+    , value_ = crate::error::Short::of(.value), rmin_ = crate::error::Short::of(.rmin), rmax_ = crate::error::Short::of(.rmax))]
     FieldValueOutOfBounds {
         /// Where the field was evaluated.
         point: Vec<f64>,
@@ -176,9 +176,9 @@ pub enum Error {
     /// The radius bounds are so far apart that the background grid's search (cells from
     /// rmin, reach rmax) would visit too many cells per candidate.
     #[error(
-        "rmax/rmin = {ratio} needs about {cells:.3e} grid cells per search, over the limit \
+        "rmax/rmin = {ratio_} needs about {cells:.3e} grid cells per search, over the limit \
          of {limit}; narrow the radius bounds"
-    )]
+    , ratio_ = crate::error::Short::of(.ratio))]
     RadiusRatioTooLarge {
         /// `rmax / rmin`.
         ratio: f64,
@@ -224,7 +224,7 @@ pub enum Error {
     EmptyRegion(String),
 
     /// A coordinate or value given to a region is NaN or infinite.
-    #[error("{what} {index} is not finite: {value}")]
+    #[error("{what} {index} is not finite: {value_}", value_ = crate::error::Short::of(.value))]
     NonFinite {
         /// What the value is (for example "polygon vertex coordinate").
         what: &'static str,
@@ -289,9 +289,9 @@ pub enum Error {
 
     /// A chunk side too small for the radius: cells of one stratum could then conflict.
     #[error(
-        "the chunk side {side} is too small for radius {radius} in {dim}D: it must be at least \
-         {min} (2 + √2·(D − 1) radii)"
-    )]
+        "the chunk side {side_} is too small for radius {radius_} in {dim}D: it must be at least \
+         {min_} (2 + √2·(D − 1) radii)"
+    , side_ = crate::error::Short::of(.side), radius_ = crate::error::Short::of(.radius), min_ = crate::error::Short::of(.min))]
     ChunkSideTooSmall {
         /// The side asked for.
         side: f64,
@@ -306,8 +306,8 @@ pub enum Error {
     /// A periodic box that whole chunks do not tile (or tile with fewer than two per axis).
     #[error(
         "a periodic box must be tiled by at least two whole chunks along every axis: axis \
-         {axis} is {extent} long and the chunk side is {side}"
-    )]
+         {axis} is {extent_} long and the chunk side is {side_}"
+    , extent_ = crate::error::Short::of(.extent), side_ = crate::error::Short::of(.side))]
     TorusNotTiled {
         /// The axis.
         axis: usize,
@@ -387,4 +387,27 @@ pub enum Error {
         /// The problem.
         source: Box<Error>,
     },
+}
+
+/// A number as an error message shows it: as Rust prints it between 1e-6 and 1e16 in
+/// magnitude (`0.05`, `-3`), in exponent form beyond (`1e160`, not 161 digits; `1e-300`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Short(f64);
+
+impl Short {
+    pub(crate) fn of(value: &f64) -> Short {
+        Short(*value)
+    }
+}
+
+impl std::fmt::Display for Short {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Rust prints an f64 without an exponent: 1e160 would be 161 digits.
+        let magnitude = self.0.abs();
+        if magnitude >= 1e16 || (magnitude > 0.0 && magnitude < 1e-6) {
+            write!(f, "{:e}", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
 }

@@ -132,7 +132,7 @@ pub fn decode_npy(bytes: &[u8], name: &str) -> Result<Array, InputError> {
     check_header_length(bytes).map_err(&invalid)?;
     let mut rest = bytes;
     let header = NpyHeader::from_reader(&mut rest)
-        .map_err(|e| invalid(format!("not a readable NPY file ({e})")))?;
+        .map_err(|e| invalid(format!("not a readable NPY file ({})", one_line(&e.to_string()))))?;
     let header_length = bytes.len() - rest.len();
     let file = NpyFile::with_header(header, rest);
     let dtype = file.dtype();
@@ -203,6 +203,25 @@ impl Kind {
 
 /// Every element as `f64`, in file order; an error for a truncated file or a bool that is
 /// neither 0 nor 1.
+/// A parser's message on one line: a header parse error comes as a caret diagram over
+/// several lines (`--> 1:56`, the header, `^---`, `= expected …`); its position and what was
+/// expected are what a one-line error keeps.
+fn one_line(message: &str) -> String {
+    let position = message.split("-->").nth(1).and_then(|rest| rest.split_whitespace().next());
+    let expected = message.lines().find_map(|line| line.trim().strip_prefix("= "));
+    let first = message.lines().next().unwrap_or("").split("-->").next().unwrap_or("").trim();
+    let first = first.trim_end_matches(':').trim();
+    match (position, expected) {
+        (Some(at), Some(expected)) => format!("{first} at column {}: {expected}", after_colon(at)),
+        _ => message.split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// The column of a `line:column` position.
+fn after_colon(position: &str) -> &str {
+    position.rsplit(':').next().unwrap_or(position)
+}
+
 /// The longest header read, as NumPy caps it (`max_header_size`, 10,000 bytes): a header
 /// that claims more is refused before anything is allocated for it.
 const MAX_HEADER_BYTES: usize = 10_000;

@@ -26,10 +26,10 @@
 
 use crate::inputs;
 use crate::shapes;
-use poisson_nd::Domain;
 use poisson_nd::Progress;
 use poisson_nd::field::{DensityMapping, PairRule};
 use poisson_nd::scatter::{PlacementRules, Pose, Scatter, ScatterClass, Terrain};
+use poisson_nd::{Domain, Error};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -72,7 +72,9 @@ struct SceneFile {
 #[serde(deny_unknown_fields)]
 struct TerrainFile {
     heightmap: String,
-    size: [f64; 2],
+    // A list, not `[f64; 2]`: serde reads the first two values of a longer array and drops
+    // the rest, where a third value is a mistake to report.
+    size: Vec<f64>,
     height_scale: f64,
 }
 
@@ -195,7 +197,11 @@ fn resolve(base: &Path, path: &str) -> PathBuf {
 /// The heightmap, checked.
 fn terrain(file: &TerrainFile, base: &Path) -> Result<Terrain, KeyError> {
     let err = |key: &str, problem: String| (format!("terrain.{key}"), problem);
-    for (axis, &value) in file.size.iter().enumerate() {
+    let size: [f64; 2] =
+        file.size.as_slice().try_into().map_err(|_| {
+            err("size", format!("needs 2 values (x and z), got {}", file.size.len()))
+        })?;
+    for (axis, &value) in size.iter().enumerate() {
         if !(value.is_finite() && value > 0.0) {
             return Err(err("size", format!("side {axis} must be finite and > 0, got {value}")));
         }
@@ -208,8 +214,12 @@ fn terrain(file: &TerrainFile, base: &Path) -> Result<Terrain, KeyError> {
     }
     let path = resolve(base, &file.heightmap);
     let (width, height, rows) = heightmap(&path).map_err(|problem| err("heightmap", problem))?;
-    Terrain::from_image_rows(width, height, rows, file.size, file.height_scale)
-        .map_err(|e| err("heightmap", format!("{}: {e}", path.display())))
+    Terrain::from_image_rows(width, height, rows, size, file.height_scale).map_err(|e| match e {
+        // The library's range checks name the scene's keys.
+        Error::OutOfRange { name: "the terrain size", .. } => err("size", e.to_string()),
+        Error::OutOfRange { name: "height_scale", .. } => err("height_scale", e.to_string()),
+        e => err("heightmap", format!("{}: {e}", path.display())),
+    })
 }
 
 /// A heightmap file as image rows (row 0 at the largest z): a PNG as it is; a 2D `.npy` of

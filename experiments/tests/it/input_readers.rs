@@ -372,6 +372,18 @@ fn npy_refusals() {
         (b"\x93NUMPY\x02\x00\xff\xff\xff\xff{'descr'".to_vec(), "more than the 10000"),
         (b"\x93NUMPY\x01\x00\xff\x0f{'descr': '<f8'}".to_vec(), "the header claims 4095 bytes"),
         (b"\x93NUMPY\x07\x00\x10\x00{}".to_vec(), "format version 7"),
+        // A header Python cannot parse: one line with the column, not a caret diagram.
+        (
+            {
+                let header = b"{'descr': '<f8', 'fortran_order': False, 'shape': (2,3 }\n";
+                let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+                bytes.extend((header.len() as u16).to_le_bytes());
+                bytes.extend(header);
+                bytes.extend([0; 48]);
+                bytes
+            },
+            "syntax error at column 56",
+        ),
     ];
     for (i, (bytes, expected)) in cases.into_iter().enumerate() {
         let path = dir.path().join(format!("case{i}.npy"));

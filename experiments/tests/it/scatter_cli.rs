@@ -290,6 +290,11 @@ fn every_scene_error_exits_2_with_one_line_and_writes_nothing() {
     assert!(!out.exists());
 
     refused(&SCENE.replace("seed = 7", "seed = 7\ncolour = 1"), "unknown field `colour`");
+    refused(
+        &SCENE.replace("size = [200.0, 150.0]", "size = [200.0, 150.0, 5.0]"),
+        "terrain.size: needs 2 values (x and z), got 3",
+    );
+    refused(&SCENE.replace("size = [200.0, 150.0]", "size = [200.0]"), "needs 2 values");
     // Values whose 32-bit output would not be finite.
     refused(&SCENE.replace("scale = [0.8, 1.3]", "scale = [0.8, 1e308]"), "between 1e-30 and 1e30");
     refused(
