@@ -21,15 +21,12 @@ pub(crate) struct Cells<const D: usize> {
 
 impl<const D: usize> Cells<D> {
     /// Cells of the given shape from their inside flags in C order. `what` names the grid in
-    /// errors. Errors: a zero side, a flag count that does not match the shape, or more cells
-    /// than the counts can index (2^32 − 1).
+    /// errors. Errors: a zero side (an empty region), a flag count that does not match the
+    /// shape, or more cells than the counts can index (2^32 − 1).
     pub(crate) fn new(what: &str, shape: [usize; D], inside: Vec<bool>) -> Result<Self, Error> {
         if shape.contains(&0) {
-            return Err(Error::ShapeMismatch {
-                what: format!("{what} shape {shape:?} has a zero side; it"),
-                expected: 1,
-                got: 0,
-            });
+            // No cell at all: nothing can be inside.
+            return Err(Error::EmptyRegion(format!("the {what} of shape {shape:?} has no cells")));
         }
         let cells = shape.iter().try_fold(1usize, |n, &s| n.checked_mul(s));
         let too_large = || Error::GridTooLarge { cells: shape.iter().map(|&s| s as f64).product() };
