@@ -243,17 +243,10 @@ impl<const D: usize> GridLayout<D> {
     /// point a hair below the upper face of a torus) it is the last cell.
     #[inline]
     pub(super) fn cell_of(&self, p: &Point<D>) -> [u64; D] {
-        let origin = self.domain.origin();
-        std::array::from_fn(|i| {
-            // The integer part of t ≥ 0 is t − ½ rounded to the nearest integer, which the
-            // addition of 1.5·2^52 leaves in the low bits of the sum (two additions, where
-            // a saturating conversion to an integer costs several compares). At an exact odd
-            // integer the tie rounds down: a point on a face may belong to either cell.
-            const ROUND: f64 = (3u64 << 51) as f64;
-            let t = (p[i] - origin[i]) * self.inverse_side[i];
-            let c = ((t - 0.5) + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
-            if c <= self.last_cell[i] { c } else { self.last_cell[i] }
-        })
+        let cell = self.unclamped_cell(p);
+        std::array::from_fn(
+            |i| if cell[i] <= self.last_cell[i] { cell[i] } else { self.last_cell[i] },
+        )
     }
 
     /// [`cell_of`](Self::cell_of) without its clamp, for a closed box laid out by
@@ -262,13 +255,23 @@ impl<const D: usize> GridLayout<D> {
     #[inline]
     pub(super) fn cell_in_closed_box(&self, p: &Point<D>) -> [u64; D] {
         debug_assert!(!self.domain.is_periodic());
+        let cell = self.unclamped_cell(p);
+        debug_assert!((0..D).all(|i| cell[i] <= self.last_cell[i]));
+        cell
+    }
+
+    /// The integer part of each coordinate's offset from the origin, in cells, unclamped.
+    #[inline(always)]
+    fn unclamped_cell(&self, p: &Point<D>) -> [u64; D] {
         let origin = self.domain.origin();
         std::array::from_fn(|i| {
+            // The integer part of t ≥ 0 is t − ½ rounded to the nearest integer, which the
+            // addition of 1.5·2^52 leaves in the low bits of the sum (two additions, where
+            // a saturating conversion to an integer costs several compares). At an exact odd
+            // integer the tie rounds down: a point on a face may belong to either cell.
             const ROUND: f64 = (3u64 << 51) as f64;
             let t = (p[i] - origin[i]) * self.inverse_side[i];
-            let c = ((t - 0.5) + ROUND).to_bits().wrapping_sub(ROUND.to_bits());
-            debug_assert!(c <= self.last_cell[i]);
-            c
+            ((t - 0.5) + ROUND).to_bits().wrapping_sub(ROUND.to_bits())
         })
     }
 
