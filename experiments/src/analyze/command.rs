@@ -83,6 +83,12 @@ pub struct AnalyzeArgs {
     /// Bins of the nearest-neighbour histogram.
     #[arg(long, default_value_t = 20)]
     pub bins: usize,
+    /// The pair statistics (close pairs, pair correlation, per-point radii) are skipped,
+    /// with a note, when they would visit more pairs of distinct locations than this or 16
+    /// times what as many uniform points would have, whichever is larger (piles of
+    /// near-duplicate points). Identical points are counted together and cost nothing.
+    #[arg(long, default_value_t = super::PAIR_BUDGET)]
+    pub max_pairs: u64,
 }
 
 /// Runs `experiments analyze`: reads the file, checks every point lies in the box, prints
@@ -169,6 +175,7 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         reference_realisations: args.reference_realisations,
         spectrum_multiple: args.spectrum_multiple,
         exclude_axes: args.exclude_axes,
+        pair_budget: args.max_pairs,
         ..AnalyzeOptions::default()
     };
     let mut analysis = analyze_with_radii(&read.data.points, radii, &domain, &options);

@@ -12,6 +12,7 @@ pub mod table;
 
 pub use command::{AnalyzeArgs, run};
 
+use crate::format::short;
 use crate::metrics::baseline::{SimulatedReference, WhiteNoiseTheory, simulate_white_noise};
 use crate::metrics::nearest_neighbour::{NearestNeighbourStats, clark_evans, cluster_rate};
 use crate::metrics::relative_radius::{RelativeRadius, max_spacing, relative_radius_from};
@@ -21,8 +22,8 @@ use crate::metrics::spectrum::{
 };
 use crate::metrics::{
     Coverage, Estimate, NeighbourIndex, PairCorrelation, PairRule, VaryingRadiusStats, coverage,
-    l2_star_discrepancy_squared, nearest_neighbour_stats, pair_correlation,
-    pairs::pairs_closer_than_in, varying_radius_stats,
+    l2_star_discrepancy_squared, nearest_neighbour_stats, pair_correlation_in,
+    pairs::pairs_closer_than_in, unit_ball_volume, varying_radius_stats,
 };
 use poisson_nd::{Domain, Point};
 use serde::Serialize;
@@ -82,7 +83,16 @@ pub struct AnalyzeOptions {
     pub discrepancy_max_points: usize,
     /// The pair correlation function's bins.
     pub pair_correlation: PairCorrelationOptions,
+    /// The pair statistics (close pairs, pair correlation, per-point radii) are skipped,
+    /// with a note, when they would visit more pairs of distinct locations than this or 16
+    /// times what a uniform set of as many points would have, whichever is larger: piles
+    /// of near-duplicate points would otherwise cost time quadratic in their size.
+    /// (Identical points are counted together and never cost more than one location.)
+    pub pair_budget: u64,
 }
+
+/// The default [`AnalyzeOptions::pair_budget`]: pairs of locations, a few seconds of work.
+pub const PAIR_BUDGET: u64 = 100_000_000;
 
 /// The default spectrum budget (points × frequencies).
 pub const SPECTRUM_BUDGET: f64 = 4e9;
@@ -110,6 +120,7 @@ impl Default for AnalyzeOptions {
                 range: 2.5,
                 unit: LengthUnit::MaxSpacing,
             },
+            pair_budget: PAIR_BUDGET,
         }
     }
 }
@@ -207,8 +218,9 @@ pub struct Analysis {
     /// Fraction of points whose nearest neighbour is closer than `radius` (`None` below
     /// two points).
     pub cluster_rate: Option<f64>,
-    /// Unordered pairs closer than `radius`.
-    pub pairs_closer: u64,
+    /// Unordered pairs closer than `radius` (`None` when the pair statistics were skipped,
+    /// see [`AnalyzeOptions::pair_budget`]).
+    pub pairs_closer: Option<u64>,
     /// Minimum pairwise distance.
     pub min_distance: Option<f64>,
     /// White-noise expectations.
@@ -291,7 +303,7 @@ impl Analysis {
             relative.map(|r| r.relative_radius),
             relative.map(|r| r.packing_fraction),
             self.cluster_rate,
-            Some(self.pairs_closer as f64),
+            self.pairs_closer.map(|p| p as f64),
             nn.map(|s| s.mean),
             clark_evans,
             Some(self.coverage.fraction),
@@ -345,6 +357,24 @@ pub fn analyze_with_radii<const D: usize>(
     let white_noise =
         white_noise_comparison(domain, n, r, stats.as_ref().map(|s| s.mean), options, &mut notes);
     let (spectrum, periodogram) = spectrum(points, domain, options, &mut notes);
+    let pair_reach = pair_correlation_range(domain, r, d_max, options).max(r);
+    let pairs_affordable = pairs_affordable(&index, pair_reach, options, &mut notes);
+    let radii = radii.filter(|radii| {
+        let largest = radii.values.iter().copied().fold(0.0, f64::max);
+        let limit = pair_limit(domain, n, largest, options);
+        let counts = index.pairs_within_up_to(largest, limit);
+        let affordable = counts.is_some_and(|c| c.points <= limit);
+        if !affordable {
+            notes.push(format!(
+                "the varying-radius checks were skipped: more than {} pairs of points are \
+                 closer than the largest radius {} (near-duplicate or identical points); \
+                 raise --max-pairs to check them anyway",
+                limit,
+                short(largest)
+            ));
+        }
+        affordable
+    });
     let varying_radius = radii.map(|radii| {
         notes.push(format!(
             "the cluster rate, close pairs, coverage and nominal relative radius use the one \
@@ -367,7 +397,7 @@ pub fn analyze_with_radii<const D: usize>(
         },
         radius,
         cluster_rate: (n >= 2).then(|| cluster_rate(&nn, r)),
-        pairs_closer: pairs_closer_than_in(&index, r),
+        pairs_closer: pairs_affordable.then(|| pairs_closer_than_in(&index, r)),
         min_distance,
         nearest_neighbour: stats,
         white_noise,
@@ -376,7 +406,9 @@ pub fn analyze_with_radii<const D: usize>(
         coverage: coverage(points, domain, r, options.probes, options.seed),
         spectrum,
         periodogram,
-        pair_correlation: pair_correlation_of(points, domain, r, d_max, options),
+        pair_correlation: pairs_affordable
+            .then(|| pair_correlation_of(&index, r, d_max, options))
+            .flatten(),
         discrepancy: discrepancy(points, domain, options, &mut notes),
         varying_radius,
         density_follow: None,
@@ -467,21 +499,68 @@ fn spectrum<const D: usize>(
 
 /// The pair correlation function, its range in units of `r` or `d_max`.
 fn pair_correlation_of<const D: usize>(
-    points: &[Point<D>],
-    domain: &Domain<D>,
+    index: &NeighbourIndex<D>,
     r: f64,
     d_max: f64,
     options: &AnalyzeOptions,
 ) -> Option<PairCorrelation> {
+    let range = pair_correlation_range(index.domain(), r, d_max, options);
+    let bin_width = range / options.pair_correlation.bins as f64;
+    (index.len() >= 2 && bin_width > 0.0 && bin_width.is_finite())
+        .then(|| pair_correlation_in(index, bin_width, range))
+}
+
+/// The pair correlation function's upper end as asked for (the metric then caps it at half
+/// the shortest side).
+fn pair_correlation_range<const D: usize>(
+    domain: &Domain<D>,
+    r: f64,
+    d_max: f64,
+    options: &AnalyzeOptions,
+) -> f64 {
     let bins = &options.pair_correlation;
     let unit = match bins.unit {
         LengthUnit::Radius => r,
         LengthUnit::MaxSpacing => d_max,
     };
-    let range = bins.range * unit;
-    let bin_width = range / bins.bins as f64;
-    (points.len() >= 2 && bin_width > 0.0 && bin_width.is_finite())
-        .then(|| pair_correlation(points, domain, bin_width, range))
+    let shortest = domain.extent().iter().copied().fold(f64::INFINITY, f64::min);
+    (bins.range * unit).min(shortest / 2.0)
+}
+
+/// The most pairs the pair statistics may visit within `reach`: the budget, or 16 times the
+/// pairs `n` uniform points would have (`n (n − 1) / 2 · V_D reach^D / V`), if larger.
+fn pair_limit<const D: usize>(
+    domain: &Domain<D>,
+    n: usize,
+    reach: f64,
+    options: &AnalyzeOptions,
+) -> u64 {
+    let n = n as f64;
+    let fraction = (unit_ball_volume(D) * reach.powi(D as i32) / domain.volume()).min(1.0);
+    let uniform = n * (n - 1.0) / 2.0 * fraction;
+    // `as` saturates: an infinite or huge product is simply no limit.
+    options.pair_budget.max((16.0 * uniform) as u64)
+}
+
+/// Whether the pairs of locations within `reach` fit [`pair_limit`]; a note when not.
+fn pairs_affordable<const D: usize>(
+    index: &NeighbourIndex<D>,
+    reach: f64,
+    options: &AnalyzeOptions,
+    notes: &mut Vec<String>,
+) -> bool {
+    let limit = pair_limit(index.domain(), index.len(), reach, options);
+    let affordable = index.pairs_within_up_to(reach, limit).is_some();
+    if !affordable {
+        notes.push(format!(
+            "the pair statistics (pairs closer than r, pair correlation) were skipped: more \
+             than {} pairs of distinct points are closer than {} (piles of near-duplicate \
+             points); raise --max-pairs to measure them anyway",
+            limit,
+            short(reach)
+        ));
+    }
+    affordable
 }
 
 /// The L2-star discrepancy, unless `N₀` is over the limit.

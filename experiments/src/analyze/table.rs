@@ -139,7 +139,8 @@ fn close_pairs(a: &Analysis, w: &mut String) {
     if let Some(c) = wn.simulated.as_ref().and_then(|s| s.cluster_rate.as_ref()) {
         let _ = writeln!(w, "                         white noise: {boundary} {}", estimate(c));
     }
-    let _ = write!(w, "  pairs closer than r    {}", a.pairs_closer);
+    let pairs = a.pairs_closer.map_or("- (skipped, see the notes)".to_string(), |p| p.to_string());
+    let _ = write!(w, "  pairs closer than r    {pairs}");
     let references = [
         wn.pairs_closer_torus.as_ref(),
         wn.simulated.as_ref().and_then(|s| s.pairs_closer.as_ref()),

@@ -41,8 +41,10 @@ pub use nearest_neighbour::{
     Histogram, NearestNeighbourStats, clark_evans, cluster_rate, nearest_neighbour_distances,
     nearest_neighbour_stats,
 };
-pub use neighbours::NeighbourIndex;
-pub use pair_correlation::{EdgeCorrection, PairCorrelation, pair_correlation};
+pub use neighbours::{NeighbourIndex, PairCounts};
+pub use pair_correlation::{
+    EdgeCorrection, PairCorrelation, pair_correlation, pair_correlation_in,
+};
 pub use pairs::{closest_pair, min_pair_distance, pairs_closer_than};
 pub use relative_radius::{RelativeRadius, densest_packing_fraction, max_spacing, relative_radius};
 pub use spectrum::{

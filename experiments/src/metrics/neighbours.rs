@@ -3,6 +3,7 @@
 
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use poisson_nd::{Domain, Point};
+use std::cmp::Ordering::Equal;
 use std::num::NonZeroUsize;
 
 /// Relative slack added to radii handed to the k-d tree, so that rounding in its own
@@ -33,6 +34,15 @@ const SLACK: f64 = 1e-9;
 pub struct NeighbourIndex<const D: usize> {
     points: Vec<Point<D>>,
     domain: Domain<D>,
+    /// The distinct locations ("sites"), in order of their first point.
+    sites: Vec<Point<D>>,
+    /// The site of every point.
+    site_of: Vec<u32>,
+    /// The points of site `s` are `members[starts[s]..starts[s + 1]]`, in increasing order.
+    starts: Vec<u32>,
+    members: Vec<u32>,
+    /// Over the sites: identical points are one entry, so that neither a tree query nor a
+    /// pair count ever walks a pile of copies one by one.
     tree: Option<ImmutableKdTree<f64, D>>,
 }
 
@@ -56,12 +66,34 @@ impl<const D: usize> NeighbourIndex<D> {
         };
         assert!(u32::try_from(points.len()).is_ok(), "at most u32::MAX points");
         assert!(points.iter().flatten().all(|x| x.is_finite()), "non-finite coordinate");
-        let tree = if points.is_empty() {
+        // Group identical points: sort by coordinates (`+ 0.0` makes -0 and +0 one key), the
+        // stable sort keeping each group in increasing index order.
+        let key = |i: &u32| points[*i as usize].map(|x| x + 0.0);
+        let mut order: Vec<u32> = (0..points.len() as u32).collect();
+        order.sort_by(|a, b| {
+            let (a, b) = (key(a), key(b));
+            a.iter().zip(&b).map(|(x, y)| x.total_cmp(y)).find(|o| o.is_ne()).unwrap_or(Equal)
+        });
+        let mut groups: Vec<&[u32]> = order.chunk_by(|a, b| key(a) == key(b)).collect();
+        groups.sort_unstable_by_key(|g| g[0]);
+        let mut sites = Vec::with_capacity(groups.len());
+        let mut site_of = vec![0u32; points.len()];
+        let mut starts = Vec::with_capacity(groups.len() + 1);
+        starts.push(0u32);
+        for (s, group) in groups.iter().enumerate() {
+            sites.push(points[group[0] as usize]);
+            for &i in *group {
+                site_of[i as usize] = s as u32;
+            }
+            starts.push(starts[s] + group.len() as u32);
+        }
+        let members = groups.concat();
+        let tree = if sites.is_empty() {
             None
         } else {
-            Some(ImmutableKdTree::new_from_slice(&points).expect("k-d tree construction"))
+            Some(ImmutableKdTree::new_from_slice(&sites).expect("k-d tree construction"))
         };
-        NeighbourIndex { points, domain: *domain, tree }
+        NeighbourIndex { points, domain: *domain, sites, site_of, starts, members, tree }
     }
 
     /// The indexed points (wrapped into the box when the domain is periodic).
@@ -82,6 +114,22 @@ impl<const D: usize> NeighbourIndex<D> {
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
+    }
+
+    /// The distinct locations of the set ("sites"), in order of their first point:
+    /// identical points share one site.
+    pub fn sites(&self) -> &[Point<D>] {
+        &self.sites
+    }
+
+    /// The site of point `i`.
+    pub fn site_of(&self, i: usize) -> usize {
+        self.site_of[i] as usize
+    }
+
+    /// The points at site `s`, in increasing order.
+    pub fn members(&self, s: usize) -> &[u32] {
+        &self.members[self.starts[s] as usize..self.starts[s + 1] as usize]
     }
 
     /// Calls `visit(shifted_query, lower_bound²)` for the query's periodic images whose
@@ -149,18 +197,24 @@ impl<const D: usize> NeighbourIndex<D> {
     }
 
     /// The point nearest to `q` (any location in the domain), as (index, distance), or
-    /// `None` for an empty set.
+    /// `None` for an empty set. Of identical points, the first.
     pub fn nearest(&self, q: &Point<D>) -> Option<(usize, f64)> {
-        self.nearest_excluding(q, usize::MAX)
+        self.nearest_site(q, usize::MAX).map(|(s, d)| (self.members(s)[0] as usize, d))
     }
 
     /// The point nearest to point `i` other than `i` itself, as (index, distance), or `None`
-    /// when the set has fewer than two points. Duplicates of `i` count (at distance 0).
+    /// when the set has fewer than two points. Duplicates of `i` count (at distance 0): the
+    /// first of them is returned.
     pub fn nearest_other(&self, i: usize) -> Option<(usize, f64)> {
-        self.nearest_excluding(&self.points[i], i)
+        let s = self.site_of(i);
+        if let Some(&j) = self.members(s).iter().find(|&&j| j as usize != i) {
+            return Some((j as usize, 0.0));
+        }
+        self.nearest_site(&self.points[i], s).map(|(t, d)| (self.members(t)[0] as usize, d))
     }
 
-    fn nearest_excluding(&self, q: &Point<D>, exclude: usize) -> Option<(usize, f64)> {
+    /// The site nearest to `q` other than site `exclude`, as (site, distance).
+    fn nearest_site(&self, q: &Point<D>, exclude: usize) -> Option<(usize, f64)> {
         let tree = self.tree.as_ref()?;
         let two = NonZeroUsize::new(2).expect("2 > 0");
         let best = std::cell::Cell::new((usize::MAX, f64::INFINITY));
@@ -175,24 +229,34 @@ impl<const D: usize> NeighbourIndex<D> {
                 tree.query(shifted).nearest_n::<SquaredEuclidean<f64>>(two).execute()
             };
             for item in found {
-                let j = item.item as usize;
-                if j == exclude {
+                let t = item.item as usize;
+                if t == exclude {
                     continue;
                 }
-                let d2 = self.domain.distance_squared(q, &self.points[j]);
+                let d2 = self.domain.distance_squared(q, &self.sites[t]);
                 if d2 < best.get().1 {
-                    best.set((j, d2));
+                    best.set((t, d2));
                 }
                 break;
             }
         });
-        let (j, d2) = best.get();
-        (j != usize::MAX).then(|| (j, d2.sqrt()))
+        let (t, d2) = best.get();
+        (t != usize::MAX).then(|| (t, d2.sqrt()))
     }
 
     /// Calls `visit(j, distance²)` once for every point `j` strictly closer than `r` to `q`
     /// (toroidal distance in a periodic domain), in no particular order.
     pub fn for_each_within(&self, q: &Point<D>, r: f64, mut visit: impl FnMut(usize, f64)) {
+        self.for_each_site_within(q, r, |s, d2| {
+            for &j in self.members(s) {
+                visit(j as usize, d2);
+            }
+        });
+    }
+
+    /// Calls `visit(s, distance²)` once for every site `s` strictly closer than `r` to `q`
+    /// (toroidal distance in a periodic domain), in no particular order.
+    pub fn for_each_site_within(&self, q: &Point<D>, r: f64, mut visit: impl FnMut(usize, f64)) {
         let Some(tree) = self.tree.as_ref() else { return };
         if r.is_nan() || r <= 0.0 {
             return;
@@ -208,17 +272,57 @@ impl<const D: usize> NeighbourIndex<D> {
             candidates.extend(found.iter().map(|item| item.item));
         });
         if images > 1 {
-            // A point can be within reach of several images when r exceeds half a side.
+            // A site can be within reach of several images when r exceeds half a side.
             candidates.sort_unstable();
             candidates.dedup();
         }
-        for j in candidates {
-            let j = j as usize;
-            let d2 = self.domain.distance_squared(q, &self.points[j]);
+        for s in candidates {
+            let s = s as usize;
+            let d2 = self.domain.distance_squared(q, &self.sites[s]);
             if d2 < r2 {
-                visit(j, d2);
+                visit(s, d2);
             }
         }
+    }
+
+    /// Calls `visit(a, b, distance², pairs)` once for every unordered pair of sites `a ≤ b`
+    /// strictly closer than `r`, `pairs` being the number of pairs of points it stands for:
+    /// `m_a · m_b` for two sites, `m_a (m_a − 1) / 2` for a site with itself (distance 0,
+    /// visited when it holds two points or more and `r > 0`). The work grows with the pairs
+    /// of sites, not of points: a pile of copies costs one visit.
+    pub fn for_each_pair_within(&self, r: f64, mut visit: impl FnMut(usize, usize, f64, u64)) {
+        for a in 0..self.sites.len() {
+            let m_a = self.members(a).len() as u64;
+            self.for_each_site_within(&self.sites[a], r, |b, d2| {
+                if b == a && m_a >= 2 {
+                    visit(a, a, d2, m_a * (m_a - 1) / 2);
+                } else if b > a {
+                    visit(a, b, d2, m_a * self.members(b).len() as u64);
+                }
+            });
+        }
+    }
+
+    /// The numbers of pairs closer than `r`, of sites (`a < b`) and of points, or `None` as
+    /// soon as the pairs of sites pass `limit`: the cost of [`Self::for_each_pair_within`]
+    /// known before paying it, at a cost of at most `limit` pairs plus one query.
+    pub fn pairs_within_up_to(&self, r: f64, limit: u64) -> Option<PairCounts> {
+        let mut counts = PairCounts { sites: 0, points: 0 };
+        for a in 0..self.sites.len() {
+            let m_a = self.members(a).len() as u64;
+            self.for_each_site_within(&self.sites[a], r, |b, _| {
+                if b == a {
+                    counts.points += m_a * (m_a - 1) / 2;
+                } else if b > a {
+                    counts.sites += 1;
+                    counts.points += m_a * self.members(b).len() as u64;
+                }
+            });
+            if counts.sites > limit {
+                return None;
+            }
+        }
+        Some(counts)
     }
 
     /// The distance from every point to its nearest other point, in input order
@@ -228,4 +332,13 @@ impl<const D: usize> NeighbourIndex<D> {
             .map(|i| self.nearest_other(i).map_or(f64::INFINITY, |(_, d)| d))
             .collect()
     }
+}
+
+/// Pairs closer than a distance, counted by [`NeighbourIndex::pairs_within_up_to`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PairCounts {
+    /// Pairs of distinct sites (locations).
+    pub sites: u64,
+    /// Pairs of points, identical ones included.
+    pub points: u64,
 }

@@ -59,6 +59,16 @@ pub fn pair_correlation<const D: usize>(
     bin_width: f64,
     r_max: f64,
 ) -> PairCorrelation {
+    pair_correlation_in(&NeighbourIndex::new(points, domain), bin_width, r_max)
+}
+
+/// [`pair_correlation`] on an index that is already built.
+pub fn pair_correlation_in<const D: usize>(
+    index: &NeighbourIndex<D>,
+    bin_width: f64,
+    r_max: f64,
+) -> PairCorrelation {
+    let domain = index.domain();
     assert!(bin_width > 0.0, "bin width must be positive");
     let half_side = domain.extent().iter().copied().fold(f64::INFINITY, f64::min) / 2.0;
     let bins = ((r_max.min(half_side) / bin_width) * (1.0 + 1e-12)).floor() as usize;
@@ -71,30 +81,25 @@ pub fn pair_correlation<const D: usize>(
     }
     let volume = domain.volume();
     let extent = *domain.extent();
-    let index = NeighbourIndex::new(points, domain);
     let mut weights = vec![0.0f64; bins];
     let mut counts = vec![0u64; bins];
-    for (i, p) in index.points().iter().enumerate() {
-        index.for_each_within(p, r_max, |j, d2| {
-            if j <= i {
-                return;
+    let sites = index.sites();
+    index.for_each_pair_within(r_max, |a, b, d2, pairs| {
+        let bin = ((d2.sqrt() / bin_width) as usize).min(bins - 1);
+        let w = if periodic {
+            1.0
+        } else {
+            let (p, q) = (&sites[a], &sites[b]);
+            let mut overlap = 1.0;
+            for a in 0..D {
+                overlap *= extent[a] - (p[a] - q[a]).abs();
             }
-            let b = ((d2.sqrt() / bin_width) as usize).min(bins - 1);
-            let w = if periodic {
-                1.0
-            } else {
-                let q = &index.points()[j];
-                let mut overlap = 1.0;
-                for a in 0..D {
-                    overlap *= extent[a] - (p[a] - q[a]).abs();
-                }
-                volume / overlap
-            };
-            weights[b] += w;
-            counts[b] += 1;
-        });
-    }
-    let n = points.len() as f64;
+            volume / overlap
+        };
+        weights[bin] += w * pairs as f64;
+        counts[bin] += pairs;
+    });
+    let n = index.len() as f64;
     let vd = unit_ball_volume(D);
     let bins = (0..bins)
         .map(|b| {

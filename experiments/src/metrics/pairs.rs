@@ -38,7 +38,7 @@ pub fn min_pair_distance<const D: usize>(points: &[Point<D>], domain: &Domain<D>
 }
 
 /// The number of unordered pairs `{i, j}` strictly closer than `r` (toroidal distance in a
-/// periodic domain). Exact; O(N log N + pairs) with a k-d tree.
+/// periodic domain). Exact; O(N log N + pairs of distinct locations) with a k-d tree.
 pub fn pairs_closer_than<const D: usize>(points: &[Point<D>], domain: &Domain<D>, r: f64) -> u64 {
     let index = NeighbourIndex::new(points, domain);
     pairs_closer_than_in(&index, r)
@@ -47,12 +47,6 @@ pub fn pairs_closer_than<const D: usize>(points: &[Point<D>], domain: &Domain<D>
 /// [`pairs_closer_than`] on an index that is already built.
 pub fn pairs_closer_than_in<const D: usize>(index: &NeighbourIndex<D>, r: f64) -> u64 {
     let mut count = 0u64;
-    for (i, p) in index.points().iter().enumerate() {
-        index.for_each_within(p, r, |j, _| {
-            if j > i {
-                count += 1;
-            }
-        });
-    }
+    index.for_each_pair_within(r, |_, _, _, pairs| count += pairs);
     count
 }

@@ -195,3 +195,41 @@ fn analyze_json_and_the_report_give_the_same_metrics() {
         }
     }
 }
+
+/// A hundred thousand copies of one point are one location to the neighbour index: every
+/// metric is measured (all pairs closer than r, at distance 0) in time linear in the copies.
+/// A pile of distinct near-duplicates would cost time quadratic in its size: the pair
+/// statistics are skipped with a note, the rest is measured, and --max-pairs brings them back.
+#[test]
+fn piles_of_duplicates_cost_linear_time() {
+    let copies = 100_000u64;
+    let file = scratch("copies.csv", &"0.5,0.5\n".repeat(copies as usize));
+    let (code, stdout, stderr) =
+        analyze(&[path(&file), "--dim", "2", "--json", "--reference-realisations", "0"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["pairs_closer"], copies * (copies - 1) / 2);
+    assert_eq!(json["min_distance"], 0.0);
+    assert_eq!(json["cluster_rate"], 1.0);
+    let bins = json["pair_correlation"]["bins"].as_array().unwrap();
+    assert_eq!(bins[0]["pairs"], copies * (copies - 1) / 2);
+
+    // 3,000 distinct points within 1e-9 of each other: 4.5 million pairs of locations.
+    let near: String = (0..3000)
+        .map(|i| format!("{},{}\n", 0.5 + (i % 61) as f64 * 1e-11, 0.5 + (i / 61) as f64 * 1e-11))
+        .collect();
+    let file = scratch("near.csv", &near);
+    let args = [path(&file), "--dim", "2", "--json", "--reference-realisations", "0"];
+    let (code, stdout, stderr) = analyze(&[&args[..], &["--max-pairs", "1000000"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(json["pairs_closer"].is_null() && json["pair_correlation"].is_null(), "{json}");
+    let notes = json["notes"].as_array().unwrap();
+    assert!(notes.iter().any(|n| n.as_str().unwrap().contains("--max-pairs")), "{notes:?}");
+    assert_eq!(json["n"], 3000);
+    assert!(json["nearest_neighbour"]["mean"].as_f64().unwrap() < 1e-10);
+    let (code, stdout, stderr) = analyze(&[&args[..], &["--max-pairs", "10000000"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["pairs_closer"], 3000 * 2999 / 2);
+}

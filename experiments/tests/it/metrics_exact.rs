@@ -4,7 +4,7 @@
 use experiments::metrics::pairs::pairs_closer_than;
 use experiments::metrics::{
     NeighbourIndex, closest_pair, coverage, l2_star_discrepancy_squared,
-    nearest_neighbour_distances,
+    nearest_neighbour_distances, pair_correlation, unit_ball_volume,
 };
 use poisson_nd::rng::{rng_from_seed, uniform01};
 use poisson_nd::{Domain, Point};
@@ -31,7 +31,54 @@ fn awkward_points<const D: usize>(domain: &Domain<D>, n: usize, seed: u64) -> Ve
     if n >= 10 {
         points[7] = points[3];
     }
+    if n >= 50 {
+        // A pile of copies, one signed zero against the other, and (periodic) a point on the
+        // upper face that wraps onto one on the lower face.
+        for i in 20..26 {
+            points[i] = points[11];
+        }
+        points[30][0] = -0.0;
+        points[31] = points[30];
+        points[31][0] = 0.0;
+        points[32][0] = domain.origin()[0];
+        points[33] = points[32];
+        points[33][0] = domain.origin()[0] + domain.extent()[0];
+        if !domain.is_periodic() {
+            points[33][0] = points[32][0];
+        }
+    }
     points
+}
+
+/// The pair correlation's per-bin pair counts and translation weights by brute force.
+fn brute_pair_bins<const D: usize>(
+    points: &[Point<D>],
+    domain: &Domain<D>,
+    bin_width: f64,
+    bins: usize,
+) -> (Vec<u64>, Vec<f64>) {
+    let (mut counts, mut weights) = (vec![0u64; bins], vec![0.0; bins]);
+    let wrapped: Vec<Point<D>> = points
+        .iter()
+        .map(|p| if domain.is_periodic() { domain.wrap(p).unwrap() } else { *p })
+        .collect();
+    let r_max = bins as f64 * bin_width;
+    for i in 0..points.len() {
+        for j in i + 1..points.len() {
+            let d2 = domain.distance_squared(&wrapped[i], &wrapped[j]);
+            if d2 >= r_max * r_max {
+                continue;
+            }
+            let b = ((d2.sqrt() / bin_width) as usize).min(bins - 1);
+            let mut overlap = 1.0;
+            for a in 0..D {
+                overlap *= domain.extent()[a] - (wrapped[i][a] - wrapped[j][a]).abs();
+            }
+            counts[b] += 1;
+            weights[b] += if domain.is_periodic() { 1.0 } else { domain.volume() / overlap };
+        }
+    }
+    (counts, weights)
 }
 
 fn compare_with_brute_force<const D: usize>(domain: &Domain<D>, n: usize, seed: u64) {
@@ -61,6 +108,28 @@ fn compare_with_brute_force<const D: usize>(domain: &Domain<D>, n: usize, seed: 
             domain.is_periodic()
         );
     }
+    // Pair counts and the pair correlation's bins, identical points counted together.
+    let r = 0.3 * side;
+    let brute = brute_pairs(&points, domain, r);
+    let counts = index.pairs_within_up_to(r, u64::MAX).unwrap();
+    assert_eq!(counts.points, brute, "D={D} n={n} pair counts");
+    assert!(counts.sites <= counts.points);
+    if counts.sites > 0 {
+        assert_eq!(index.pairs_within_up_to(r, counts.sites - 1), None);
+    }
+    let bins = 6;
+    let pcf = pair_correlation(&points, domain, r / bins as f64, r);
+    if n >= 2 && pcf.bins.len() == bins {
+        let (slow_counts, slow_weights) = brute_pair_bins(&points, domain, r / bins as f64, bins);
+        let n = n as f64;
+        for (b, bin) in pcf.bins.iter().enumerate() {
+            assert_eq!(bin.pairs, slow_counts[b], "D={D} bin {b}");
+            let shell =
+                unit_ball_volume(D) * (bin.r_upper.powi(D as i32) - bin.r_lower.powi(D as i32));
+            let g = domain.volume() / (n * (n - 1.0)) * 2.0 * slow_weights[b] / shell;
+            assert!((bin.g - g).abs() <= 1e-9 * g.abs(), "D={D} bin {b}: {} vs {g}", bin.g);
+        }
+    }
     // Arbitrary query locations: nearest point and every point within r.
     let mut rng = rng_from_seed(seed ^ 0xABCD);
     for _ in 0..20 {
@@ -85,7 +154,8 @@ fn compare_with_brute_force<const D: usize>(domain: &Domain<D>, n: usize, seed: 
 
 /// k-d tree nearest neighbours, closest pair, close-pair counts, nearest-point and radius
 /// queries equal brute force, in closed and periodic boxes with a negative origin and unequal
-/// sides, D = 1..5 and 8, with points hugging the faces and a duplicate. Deterministic.
+/// sides, D = 1..5 and 8, with points hugging the faces, duplicates and a pile of copies.
+/// Deterministic.
 #[test]
 fn kd_tree_matches_brute_force() {
     fn all<const D: usize>() {
