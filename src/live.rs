@@ -684,7 +684,7 @@ impl<const D: usize> PoissonSet<D> {
                 return Ok(None);
             }
         }
-        let target = self.radius / (D as f64).sqrt();
+        let target = Scan::<D>::cell_side(self.radius);
         let mut total = 1.0f64;
         for i in 0..D {
             total *= ((high[i] - low[i]) / target).ceil().max(1.0);

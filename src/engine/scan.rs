@@ -118,10 +118,18 @@ pub(crate) struct Scan<const D: usize> {
 }
 
 impl<const D: usize> Scan<D> {
+    /// The side a scan's cells have at most for `radius`: `r/√D` up to 4D, so that a cell's
+    /// diagonal is at most r; `r/2` beyond, where `(√D/r)^D` cells would outnumber the points
+    /// by thousands (`√8^8 = 4096`) and make the scan cost more than the whole fill
+    /// (docs/algorithms.md, "Radius-driven samplers fill every piece").
+    pub(crate) fn cell_side(radius: f64) -> f64 {
+        radius / (D as f64).sqrt().min(2.0)
+    }
+
     /// A scan of the box `[origin, origin + extent]` with cells of side at most
-    /// `radius / √D`, under `rules`.
+    /// [`Self::cell_side`], under `rules`.
     pub(crate) fn new(origin: Point<D>, extent: [f64; D], radius: f64, rules: ScanRules) -> Self {
-        let target = radius / (D as f64).sqrt();
+        let target = Self::cell_side(radius);
         let cells: [u64; D] =
             std::array::from_fn(|i| (extent[i] / target).ceil().clamp(1.0, 1e18) as u64);
         let total = cells.iter().fold(1u64, |n, &c| n.saturating_mul(c));
