@@ -198,11 +198,8 @@ mod tests {
     #[test]
     fn block_classes_match_brute_force() {
         let shape = [4usize, 3, 5];
-        let masks: [Vec<bool>; 3] = [
-            (0..60).map(|k| (k * 7 + k / 3) % 5 < 3).collect(),
-            vec![true; 60],
-            vec![false; 60],
-        ];
+        let masks: [Vec<bool>; 3] =
+            [(0..60).map(|k| (k * 7 + k / 3) % 5 < 3).collect(), vec![true; 60], vec![false; 60]];
         for (m, inside) in masks.into_iter().enumerate() {
             let cells = Cells::new("test", shape, inside.clone()).unwrap();
             let ranges = |n: usize| {

@@ -14,6 +14,34 @@ use std::sync::Arc;
 /// Cells of the classification table (1 byte each): 1024² in 2D, 101³ in 3D, 32⁴ in 4D.
 pub(crate) const TABLE_CELLS: usize = 1 << 20;
 
+/// The table's cells over a box of `extent`: as cubic as [`TABLE_CELLS`] allows, but no
+/// axis cut into more than 16 times the cells of a cubic box's (16,384 in 2D), the rest going
+/// to the other axes. A thin box (a terrain 1000 m by 1 mm) would otherwise be cut only along
+/// its length, and every cell's classification would read the region across the whole width:
+/// all 256 rows of a heightmap, for each of 2^20 cells (20 s where it now takes 0.1 s).
+fn table_cells<const D: usize>(extent: &[f64; D]) -> [usize; D] {
+    let cap = if D == 1 {
+        TABLE_CELLS
+    } else {
+        16 * (TABLE_CELLS as f64).powf(1.0 / D as f64).floor() as usize
+    };
+    let mut extent = *extent;
+    let mut capped = [false; D];
+    loop {
+        let budget = TABLE_CELLS / cap.pow(capped.iter().filter(|&&c| c).count() as u32);
+        // A capped axis takes its cells from `cap`; a tiny extent keeps it at one cell here.
+        let free = cubic_cells(&extent, budget).0;
+        let over: Vec<usize> = (0..D).filter(|&i| !capped[i] && free[i] > cap).collect();
+        if over.is_empty() {
+            return std::array::from_fn(|i| if capped[i] { cap } else { free[i] });
+        }
+        for i in over {
+            capped[i] = true;
+            extent[i] = f64::MIN_POSITIVE;
+        }
+    }
+}
+
 /// Probes tried when a region has no cell wholly inside, before it is called empty.
 const EMPTY_PROBES: usize = 1 << 20;
 
@@ -162,7 +190,7 @@ impl<const D: usize> Shape<D> {
             Error::EmptyRegion("its part of the domain's box is flat along an axis".to_string())
         })?;
         let extent = *sampling.extent();
-        let cells = cubic_cells(&extent, TABLE_CELLS).0;
+        let cells = table_cells(&extent);
         let side: [f64; D] = std::array::from_fn(|i| extent[i] / cells[i] as f64);
         let inverse: [f64; D] = std::array::from_fn(|i| cells[i] as f64 / extent[i]);
         // Rounding of a cell index is below 3ε·(cells) in cell units, and of a cell face below
@@ -608,5 +636,27 @@ mod tests {
         let torus = Domain::<2>::unit().periodic();
         let ball: Arc<dyn Region<2>> = Arc::new(Ball::new([0.5, 0.5], 0.2).unwrap());
         assert_eq!(Shape::new(ball, &torus).unwrap_err(), Error::PeriodicRegion);
+    }
+
+    /// The table is cut across thin boxes too, never past its cell count, and as before for
+    /// boxes that are not thin.
+    #[test]
+    fn table_cells_cut_thin_boxes_across() {
+        assert_eq!(table_cells(&[1.0, 1.0]), [1024, 1024]);
+        assert_eq!(table_cells(&[1000.0, 0.001]), [16384, 64]);
+        assert_eq!(table_cells(&[0.001, 1000.0]), [64, 16384]);
+        assert_eq!(table_cells(&[1.0]), [TABLE_CELLS]);
+        fn check<const D: usize>(extent: [f64; D]) {
+            let cells = table_cells(&extent);
+            let total: usize = cells.iter().product();
+            assert!(total <= TABLE_CELLS && total >= TABLE_CELLS / 4, "{extent:?}: {cells:?}");
+            assert!(cells.iter().all(|&c| c >= 1));
+        }
+        for thin in [1.0, 1e-3, 1e-9, 1e-60] {
+            check([1.0, thin, 1.0]);
+            check([thin, thin, 1.0]);
+            check([1.0, thin, thin, 1.0]);
+            check([1.0, 1.0, 1.0, 1.0, thin, 1.0, 1.0, thin]);
+        }
     }
 }

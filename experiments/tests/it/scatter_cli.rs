@@ -234,6 +234,30 @@ fn the_same_seed_writes_identical_files() {
     );
 }
 
+/// A terrain a thousand metres long and a millimetre wide (its heightmap's 32 rows squeezed
+/// into it) scatters like any other: the rocks along it keep their distance.
+#[test]
+fn a_thin_terrain_scatters() {
+    let thin = SCENE.replace("size = [200.0, 150.0]", "size = [1000.0, 0.001]");
+    let (dir, scene) = setup(&thin);
+    let out = dir.path().join("out");
+    let output = run(&[scene.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("instances.json")).unwrap()).unwrap();
+    let mut xs: Vec<f64> = json["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|inst| inst["class"] == "rock")
+        .map(|inst| inst["position"][0].as_f64().unwrap())
+        .collect();
+    assert!(xs.len() > 20, "{} rocks", xs.len());
+    xs.sort_by(f64::total_cmp);
+    // Along a line a millimetre wide, x alone keeps the rocks' 4 m apart (up to that width).
+    assert!(xs.windows(2).all(|w| w[1] - w[0] >= 4.0 - 0.001), "{xs:?}");
+}
+
 #[test]
 fn an_npy_heightmap_is_read_along_x_then_z() {
     let (dir, _) = setup(SCENE);
