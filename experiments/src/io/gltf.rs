@@ -67,6 +67,17 @@ pub enum GltfError {
     /// Per-instance arrays of different lengths, or mesh arrays that do not match.
     #[error("{0}")]
     Inconsistent(String),
+    /// A value that is not finite as a 32-bit float: a viewer could not place the instance,
+    /// and the accessor's bounds would be `null`.
+    #[error("{what}: value {index} is {value} as a 32-bit float; glTF needs finite numbers")]
+    NonFinite {
+        /// The array: `class 'rock' translations`, `mesh 'terrain' positions`.
+        what: String,
+        /// Which value of the flattened array (0-based).
+        index: usize,
+        /// The value.
+        value: f32,
+    },
     /// The binary buffer would pass what glTF can address (4 GiB).
     #[error("the binary buffer would hold {0} bytes, more than glTF can address")]
     TooLarge(u64),
@@ -113,12 +124,19 @@ pub fn encode(
         }
         used = true;
         let mesh = writer.mesh(&class.name, &class.mesh, class.color)?;
-        let translation =
-            writer.accessor(&flat3(&class.translations), n, json::accessor::Type::Vec3, None, None);
+        let what = |array: &str| format!("class '{}' {array}", class.name);
+        let (vec3, vec4) = (json::accessor::Type::Vec3, json::accessor::Type::Vec4);
+        let translation = writer.accessor(
+            what("translations"),
+            &flat3(&class.translations),
+            n,
+            vec3,
+            None,
+            None,
+        )?;
         let rotation =
-            writer.accessor(&flat4(&class.rotations), n, json::accessor::Type::Vec4, None, None);
-        let scale =
-            writer.accessor(&flat3(&class.scales), n, json::accessor::Type::Vec3, None, None);
+            writer.accessor(what("rotations"), &flat4(&class.rotations), n, vec4, None, None)?;
+        let scale = writer.accessor(what("scales"), &flat3(&class.scales), n, vec3, None, None)?;
         let mut attributes = serde_json::Map::new();
         attributes.insert("TRANSLATION".into(), translation.value().into());
         attributes.insert("ROTATION".into(), rotation.value().into());
@@ -188,18 +206,23 @@ impl Writer {
         })
     }
 
-    /// A FLOAT accessor of `count` elements of `kind` over `values`, in a view of its own.
+    /// A FLOAT accessor of `count` elements of `kind` over `values`, in a view of its own;
+    /// refused when a value is not finite (`what` names the array in the error).
     fn accessor(
         &mut self,
+        what: String,
         values: &[f32],
         count: usize,
         kind: json::accessor::Type,
         target: Option<json::buffer::Target>,
         bounds: Option<([f32; 3], [f32; 3])>,
-    ) -> Index<json::Accessor> {
+    ) -> Result<Index<json::Accessor>, GltfError> {
+        if let Some(index) = values.iter().position(|v| !v.is_finite()) {
+            return Err(GltfError::NonFinite { what, index, value: values[index] });
+        }
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         let view = self.view(&bytes, target);
-        self.root.push(json::Accessor {
+        Ok(self.root.push(json::Accessor {
             buffer_view: Some(view),
             byte_offset: Some(USize64(0)),
             count: USize64::from(count),
@@ -214,7 +237,7 @@ impl Writer {
             name: None,
             normalized: false,
             sparse: None,
-        })
+        }))
     }
 
     /// A mesh of one primitive with its material.
@@ -248,15 +271,23 @@ impl Writer {
             }
         }
         let array = Some(json::buffer::Target::ArrayBuffer);
+        let vec3 = json::accessor::Type::Vec3;
         let positions = self.accessor(
+            format!("mesh '{name}' positions"),
             &flat3(&mesh.positions),
             n,
-            json::accessor::Type::Vec3,
+            vec3,
             array,
             Some((lo, hi)),
-        );
-        let normals =
-            self.accessor(&flat3(&mesh.normals), n, json::accessor::Type::Vec3, array, None);
+        )?;
+        let normals = self.accessor(
+            format!("mesh '{name}' normals"),
+            &flat3(&mesh.normals),
+            n,
+            vec3,
+            array,
+            None,
+        )?;
         let bytes: Vec<u8> = mesh.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
         let view = self.view(&bytes, Some(json::buffer::Target::ElementArrayBuffer));
         let indices = self.root.push(json::Accessor {
@@ -314,4 +345,53 @@ fn flat3(values: &[[f32; 3]]) -> Vec<f32> {
 
 fn flat4(values: &[[f32; 4]]) -> Vec<f32> {
     values.iter().flatten().copied().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn triangle() -> TriangleMesh {
+        TriangleMesh {
+            positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
+            normals: vec![[0.0, 1.0, 0.0]; 3],
+            indices: vec![0, 1, 2],
+        }
+    }
+
+    fn instanced(translation: [f32; 3], scale: f32) -> InstancedMesh {
+        InstancedMesh {
+            name: "rock".into(),
+            color: [0.5; 3],
+            mesh: triangle(),
+            translations: vec![[1.0, 2.0, 3.0], translation],
+            rotations: vec![[0.0, 0.0, 0.0, 1.0]; 2],
+            scales: vec![[1.0; 3], [scale; 3]],
+        }
+    }
+
+    /// Every float array is checked: an instance at infinity, a scale that overflowed
+    /// 32 bits, a NaN vertex are refused with the array and the value named; finite
+    /// scenes have numeric bounds.
+    #[test]
+    fn non_finite_values_are_refused() {
+        let bad = [
+            (
+                instanced([f32::INFINITY, 0.0, 0.0], 1.0),
+                "class 'rock' translations: value 3 is inf",
+            ),
+            (instanced([0.0; 3], f32::NAN), "class 'rock' scales: value 3 is NaN"),
+        ];
+        for (class, message) in bad {
+            let err = encode(&[], &[class], "x.bin").unwrap_err().to_string();
+            assert!(err.starts_with(message), "{err}");
+        }
+        let mut mesh = triangle();
+        mesh.positions[1][2] = f32::NEG_INFINITY;
+        let terrain = StaticMesh { name: "terrain".into(), color: [0.5; 3], mesh };
+        let err = encode(&[terrain], &[], "x.bin").unwrap_err().to_string();
+        assert!(err.starts_with("mesh 'terrain' positions: value 5 is -inf"), "{err}");
+        let (text, _) = encode(&[], &[instanced([4.0, 5.0, 6.0], 2.0)], "x.bin").unwrap();
+        assert!(!text.contains("null"), "{text}");
+    }
 }
