@@ -391,11 +391,19 @@ pub enum Error {
 
 /// A number as an error message shows it: as Rust prints it between 1e-6 and 1e16 in
 /// magnitude (`0.05`, `-3`), in exponent form beyond (`1e160`, not 161 digits; `1e-300`).
+///
+/// ```
+/// use poisson_nd::error::Short;
+/// assert_eq!(Short::of(&0.05).to_string(), "0.05");
+/// assert_eq!(Short::of(&1e160).to_string(), "1e160");
+/// assert_eq!(Short::of(&-2.5e-90).to_string(), "-2.5e-90");
+/// ```
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Short(f64);
+pub struct Short(f64);
 
 impl Short {
-    pub(crate) fn of(value: &f64) -> Short {
+    /// The number, to be displayed.
+    pub fn of(value: &f64) -> Short {
         Short(*value)
     }
 }

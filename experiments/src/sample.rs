@@ -7,6 +7,7 @@ use crate::shapes::{self, Setup};
 use crate::spec::{BuildError, SamplerSpec};
 use crate::with_dim;
 use poisson_nd::chunked::min_chunk_side;
+use poisson_nd::error::Short;
 use poisson_nd::field::{DensityMapping, PairRule, RadiusField};
 use poisson_nd::{Error, StopReason};
 use std::path::PathBuf;
@@ -231,22 +232,28 @@ fn cli_message(error: BuildError, run: &RunArgs, dim: usize) -> String {
             estimated_bytes,
             limit,
         }) => format!(
-            "--radius {radius} in this box could place about {estimated_points:.3e} points \
+            "--radius {} in this box could place about {estimated_points:.3e} points \
              ({estimated_bytes:.3e} bytes), over the limit of {limit} points; use a larger \
-             --radius, a smaller --box, or raise --max-points"
+             --radius, a smaller --box, or raise --max-points",
+            Short::of(&radius)
         ),
         BuildError::Invalid(Error::ChunkSideTooSmall { side, radius, dim, min }) => format!(
-            "--chunk-size {side} is too small for --radius {radius} in {dim}D: it must be at \
-             least {min} (2 + √2·(D − 1) radii)"
+            "--chunk-size {} is too small for --radius {} in {dim}D: it must be at least {} \
+             (2 + √2·(D − 1) radii)",
+            Short::of(&side),
+            Short::of(&radius),
+            Short::of(&min)
         ),
         // Only the radius and the box decide it: a side below half the box is rounded to
         // whole chunks, so --chunk-size cannot help.
         BuildError::Invalid(e @ Error::TorusNotTiled { axis, extent, .. }) => match run.radius {
             Some(radius) => format!(
                 "--periodic needs two whole chunks along every axis, each at least {} long \
-                 for --radius {radius} in {dim}D (2 + √2·(D − 1) radii), but axis {axis} is \
-                 {extent} long; use a smaller --radius or a larger --box",
-                min_chunk_side(dim, radius)
+                 for --radius {} in {dim}D (2 + √2·(D − 1) radii), but axis {axis} is {} long; \
+                 use a smaller --radius or a larger --box",
+                Short::of(&min_chunk_side(dim, radius)),
+                Short::of(&radius),
+                Short::of(&extent)
             ),
             None => e.to_string(),
         },

@@ -222,9 +222,10 @@ fn build_world<const D: usize>(
         Error::ZeroCount("max_points") => "--max-points must be at least 1, got 0".to_string(),
         Error::ZeroCount(_) => "--k must be at least 1, got 0".to_string(),
         Error::TooManyPoints { radius, estimated_points, estimated_bytes, limit } => format!(
-            "--radius {radius:e} could place about {estimated_points:.3e} points \
+            "--radius {} could place about {estimated_points:.3e} points \
              ({estimated_bytes:.3e} bytes) in one chunk, over the limit of {limit} points; use \
-             a larger --radius, a smaller --chunk-size, or raise --max-points"
+             a larger --radius, a smaller --chunk-size, or raise --max-points",
+            poisson_nd::error::Short::of(&radius)
         ),
         other => other.to_string(),
     })?;
