@@ -40,7 +40,8 @@ pub struct RunArgs {
     /// Number of points: a cap for radius-driven samplers, the count for the others.
     #[arg(long, global = true)]
     pub n: Option<usize>,
-    /// The most points one run may produce (default: the library's limit, 10^8).
+    /// The most points one run may produce (default: the library's limit, 10^8); a
+    /// count-driven sampler's --n above it is refused.
     #[arg(long, global = true)]
     pub max_points: Option<usize>,
     /// The box.
@@ -106,6 +107,14 @@ fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
         (false, None, None) => return Err(format!("'{name}' needs --n")),
         (_, _, n) => n,
     };
+    // A count-driven sampler promises exactly n points: a limit below n would cut the set.
+    let limit = run.max_points.unwrap_or(poisson_nd::defaults::MAX_POINTS);
+    if let Some(n) = n.filter(|&n| !spec.is_radius_driven() && n > limit) {
+        return Err(format!(
+            "--n {n} is more than the point limit of {limit} (--max-points); '{name}' makes \
+             exactly n points: raise --max-points or ask for fewer"
+        ));
+    }
     // Refused before the region's file is read.
     if run.region.is_some() && !spec.takes_region() {
         return Err(BuildError::RegionNotTaken(name, crate::spec::takers(|c| c.region)).to_string());

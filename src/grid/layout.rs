@@ -155,7 +155,7 @@ impl<const D: usize> GridLayout<D> {
         dense_limit_bytes: usize,
     ) -> Self {
         let offsets = if reach > 0.0 {
-            neighbour_offsets(&side, reach, domain.is_periodic().then_some(&cells), order)
+            neighbour_offsets(&side, reach, &cells, domain.is_periodic(), order)
         } else {
             Vec::new()
         };
@@ -187,7 +187,7 @@ impl<const D: usize> GridLayout<D> {
         let warm_offsets = if domain.is_periodic() || reach <= 0.0 {
             Vec::new()
         } else {
-            warm_runs(&side, reach).iter().map(|o| key_offset(o, &strides)).collect()
+            warm_runs(&side, reach, &cells).iter().map(|o| key_offset(o, &strides)).collect()
         };
         let dense = key_count
             .checked_mul(std::mem::size_of::<u32>() as u64)
@@ -605,7 +605,7 @@ pub(super) const WARM_RUNS: usize = 27;
 /// cells that can hold a candidate, i.e. a point within 2r of a point of the centre cell:
 /// prefixes of up to ⌈2r / side⌉ cells along each leading axis, nearest first, at most
 /// [`WARM_RUNS`] of them.
-fn warm_runs<const D: usize>(side: &[f64; D], radius: f64) -> Vec<[i64; D]> {
+fn warm_runs<const D: usize>(side: &[f64; D], radius: f64, cells: &[u64; D]) -> Vec<[i64; D]> {
     // Side ≤ r, so every leading axis reaches at least 2 cells. Prefixes within one cell of
     // the centre are all at gap 0 and come first: when there are enough of them, the others
     // need not be listed at all (this keeps 8D at 3^7 prefixes instead of 13^7).
@@ -616,7 +616,9 @@ fn warm_runs<const D: usize>(side: &[f64; D], radius: f64) -> Vec<[i64; D]> {
         } else if near_enough {
             1
         } else {
-            (2.0 * radius / side[i]).ceil() as i64
+            // Never past the grid (a tiling's cells can be far narrower than the radius).
+            let reach = (2.0 * radius / side[i]).ceil().min(i64::MAX as f64) as i64;
+            reach.min(cells[i].min(i64::MAX as u64) as i64)
         }
     });
     let mut prefixes = Vec::new();
@@ -658,15 +660,24 @@ pub(crate) enum Order {
 /// adjacent cells), so an offset is needed exactly when `Σ ((|d_i| − 1)⁺ · side_i)² < r²`.
 /// With `side = r/√D` this reaches ⌈√D⌉ cells along each axis. Cells whose bound is r² up to
 /// rounding are left out: they could only hide a pair whose distance is r to within 1e-15
-/// relative, below what the distance computation itself resolves. With `wrap_cells` (a periodic
-/// domain) offsets that land on the same cell after wrapping are kept once.
+/// relative, below what the distance computation itself resolves. No offset passes `cells`
+/// along its axis; in a `periodic` domain, offsets that land on the same cell after wrapping
+/// are kept once.
 pub(crate) fn neighbour_offsets<const D: usize>(
     side: &[f64; D],
     radius: f64,
-    wrap_cells: Option<&[u64; D]>,
+    cells: &[u64; D],
+    periodic: bool,
     order: Order,
 ) -> Vec<[i64; D]> {
-    let reach: [i64; D] = std::array::from_fn(|i| (radius / side[i]).ceil() as i64);
+    // No offset goes past the number of cells along its axis: in a closed box it would land
+    // outside the grid, on a torus on a cell that a shorter offset with a smaller bound
+    // already reaches (and would be dropped below). A radius far beyond the box would
+    // otherwise enumerate (2r/side)^D offsets.
+    let reach: [i64; D] = std::array::from_fn(|i| {
+        let reach = (radius / side[i]).ceil().min(i64::MAX as f64) as i64;
+        reach.min(cells[i].min(i64::MAX as u64) as i64)
+    });
     let gap = |d: i64, i: usize| (d.abs() - 1).max(0) as f64 * side[i];
     // A cell whose bound equals r² (up to rounding) cannot hold a point closer than r, so
     // it is left out; the tolerance keeps rounding in the bound from adding it back.
@@ -692,7 +703,7 @@ pub(crate) fn neighbour_offsets<const D: usize>(
         Order::NearestFirst => sort_nearest_first(&mut offsets, side),
         Order::Walk => sort_by_gap_then_walk(&mut offsets, side),
     }
-    if let Some(cells) = wrap_cells {
+    if periodic {
         let mut seen = std::collections::HashSet::new();
         offsets.retain(|o| {
             let wrapped: [i64; D] = std::array::from_fn(|i| o[i].rem_euclid(cells[i] as i64));
@@ -737,6 +748,34 @@ fn sort_nearest_first<const D: usize>(offsets: &mut [[i64; D]], side: &[f64; D])
 mod tests {
     use super::*;
 
+    /// On a torus, the offsets are those of the plane with the wrapped duplicates dropped,
+    /// in the same order, however far the radius reaches past the box; a radius of 1e16 in
+    /// a box of one cell gives that one cell.
+    #[test]
+    fn torus_offsets_never_pass_the_cells() {
+        let side = [0.3, 0.25];
+        for cells in [[1u64, 1], [3, 5], [4, 2]] {
+            for radius in [0.2, 0.7, 1.3, 2.9] {
+                for order in [Order::NearestFirst, Order::Walk] {
+                    let mut plane = neighbour_offsets(&side, radius, &[u64::MAX; 2], false, order);
+                    let mut seen = std::collections::HashSet::new();
+                    plane.retain(|o| {
+                        seen.insert([
+                            o[0].rem_euclid(cells[0] as i64),
+                            o[1].rem_euclid(cells[1] as i64),
+                        ])
+                    });
+                    let torus = neighbour_offsets(&side, radius, &cells, true, order);
+                    assert_eq!(torus, plane, "cells {cells:?} radius {radius} {order:?}");
+                }
+            }
+        }
+        let far = neighbour_offsets(&[1.0, 1.0, 1.0], 1e16, &[1, 1, 1], true, Order::Walk);
+        assert_eq!(far, vec![[0, 0, 0]]);
+        let closed = neighbour_offsets(&[1.0], 1e16, &[3], false, Order::Walk);
+        assert_eq!(closed, vec![[0], [-1], [1], [-2], [2], [-3], [3]]);
+    }
+
     /// Brute force in exact integer arithmetic: the offsets in a generous box around the
     /// centre whose cells of side r/√D can hold a pair closer than r, i.e.
     /// Σ ((|d_i| − 1)⁺)² · r²/D < r²  ⇔  Σ ((|d_i| − 1)⁺)² < D.
@@ -761,7 +800,8 @@ mod tests {
     fn fine_neighbourhood_sizes_match_brute_force() {
         fn check<const D: usize>(expected: usize) {
             let side = 1.0 / (D as f64).sqrt();
-            let offsets = neighbour_offsets::<D>(&[side; D], 1.0, None, Order::NearestFirst);
+            let offsets =
+                neighbour_offsets::<D>(&[side; D], 1.0, &[u64::MAX; D], false, Order::NearestFirst);
             assert_eq!(offsets.len(), expected, "D = {D}");
             assert_eq!(offsets.len(), brute_force_count::<D>(), "D = {D}");
         }
@@ -776,7 +816,7 @@ mod tests {
     fn fine_neighbourhood_reaches_ceil_sqrt_d_cells() {
         fn reach<const D: usize>() -> i64 {
             let side = 1.0 / (D as f64).sqrt();
-            neighbour_offsets::<D>(&[side; D], 1.0, None, Order::NearestFirst)
+            neighbour_offsets::<D>(&[side; D], 1.0, &[u64::MAX; D], false, Order::NearestFirst)
                 .iter()
                 .flat_map(|o| o.iter().map(|d| d.abs()).collect::<Vec<_>>())
                 .max()
@@ -792,21 +832,28 @@ mod tests {
     #[test]
     fn warm_runs_cover_the_candidates_cells_nearest_first() {
         // Coarse cells (side r): candidates are at most 2r from the centre, two cells away.
-        let all_2d = warm_runs::<2>(&[1.0; 2], 1.0);
+        let all_2d = warm_runs::<2>(&[1.0; 2], 1.0, &[u64::MAX; 2]);
         assert_eq!(all_2d, vec![[0, 0], [-1, 0], [1, 0], [-2, 0], [2, 0]]);
-        let all_3d = warm_runs::<3>(&[1.0; 3], 1.0);
+        let all_3d = warm_runs::<3>(&[1.0; 3], 1.0, &[u64::MAX; 3]);
         assert_eq!(all_3d.len(), 25);
         assert_eq!(all_3d[0], [0, 0, 0]);
         assert!(all_3d.iter().all(|o| o[2] == 0 && o[0].abs() <= 2 && o[1].abs() <= 2));
         // From 4D on, the budget is spent on the 3^(D-1) runs next to the centre.
-        for runs in [warm_runs::<4>(&[1.0; 4], 1.0).len(), warm_runs::<8>(&[1.0; 8], 1.0).len()] {
+        for runs in [
+            warm_runs::<4>(&[1.0; 4], 1.0, &[u64::MAX; 4]).len(),
+            warm_runs::<8>(&[1.0; 8], 1.0, &[u64::MAX; 8]).len(),
+        ] {
             assert_eq!(runs, WARM_RUNS);
         }
-        assert!(warm_runs::<8>(&[1.0; 8], 1.0).iter().all(|o| o.iter().all(|d| d.abs() <= 1)));
+        assert!(
+            warm_runs::<8>(&[1.0; 8], 1.0, &[u64::MAX; 8])
+                .iter()
+                .all(|o| o.iter().all(|d| d.abs() <= 1))
+        );
         // Fine cells in 3D reach four cells; the nearest 27 of the 81 runs are kept, and no
         // kept run is farther (by its lower bound) than a dropped one.
         let side = [1.0 / 3f64.sqrt(); 3];
-        let fine = warm_runs::<3>(&side, 1.0);
+        let fine = warm_runs::<3>(&side, 1.0, &[u64::MAX; 3]);
         assert_eq!(fine.len(), WARM_RUNS);
         let gap = |o: &[i64; 3]| (0..3).map(|i| ((o[i].abs() - 1).max(0)).pow(2)).sum::<i64>();
         let widest_kept = fine.iter().map(gap).max().unwrap_or(0);
@@ -822,7 +869,8 @@ mod tests {
     #[test]
     fn offsets_are_sorted_nearest_first_and_start_at_the_centre() {
         let side = 1.0 / 3f64.sqrt();
-        let offsets = neighbour_offsets::<3>(&[side; 3], 1.0, None, Order::NearestFirst);
+        let offsets =
+            neighbour_offsets::<3>(&[side; 3], 1.0, &[u64::MAX; 3], false, Order::NearestFirst);
         assert_eq!(offsets[0], [0, 0, 0]);
         let bound = |o: &[i64; 3]| -> f64 {
             o.iter().map(|d| ((d.abs() - 1).max(0) as f64 * side).powi(2)).sum()
@@ -864,7 +912,7 @@ mod tests {
 
     #[test]
     fn periodic_offsets_visit_each_cell_once() {
-        let offsets = neighbour_offsets::<2>(&[0.5; 2], 1.0, Some(&[2, 2]), Order::NearestFirst);
+        let offsets = neighbour_offsets::<2>(&[0.5; 2], 1.0, &[2, 2], true, Order::NearestFirst);
         assert_eq!(offsets.len(), 4);
     }
 }

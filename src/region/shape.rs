@@ -649,7 +649,7 @@ mod tests {
         fn check<const D: usize>(extent: [f64; D]) {
             let cells = table_cells(&extent);
             let total: usize = cells.iter().product();
-            assert!(total <= TABLE_CELLS && total >= TABLE_CELLS / 4, "{extent:?}: {cells:?}");
+            assert!((TABLE_CELLS / 4..=TABLE_CELLS).contains(&total), "{extent:?}: {cells:?}");
             assert!(cells.iter().all(|&c| c >= 1));
         }
         for thin in [1.0, 1e-3, 1e-9, 1e-60] {

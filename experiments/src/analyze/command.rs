@@ -71,17 +71,21 @@ pub struct AnalyzeArgs {
     /// Spectrum up to this multiple of N^(1/D) (√N in 2D).
     #[arg(long, default_value_t = crate::metrics::spectrum::DEFAULT_FREQUENCY_MULTIPLE)]
     pub spectrum_multiple: f64,
-    /// Monte-Carlo probes for the coverage.
-    #[arg(long, default_value_t = 100_000)]
+    /// Monte-Carlo probes for the coverage (1 to 10^8).
+    #[arg(long, default_value_t = 100_000,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000_000))]
     pub probes: usize,
-    /// White-noise realisations simulated as the closed-box reference (0: none).
-    #[arg(long, default_value_t = 16)]
+    /// White-noise realisations simulated as the closed-box reference (0: none; at most
+    /// 10,000).
+    #[arg(long, default_value_t = 16,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=10_000))]
     pub reference_realisations: usize,
     /// Seed for the coverage probes and the simulated reference.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Bins of the nearest-neighbour histogram.
-    #[arg(long, default_value_t = 20)]
+    /// Bins of the nearest-neighbour histogram (1 to 10^6).
+    #[arg(long, default_value_t = 20,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub bins: usize,
     /// The pair statistics (close pairs, pair correlation, per-point radii) are skipped,
     /// with a note, when they would visit more pairs of distinct locations than this or 16

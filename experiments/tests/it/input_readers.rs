@@ -26,7 +26,7 @@ fn message(error: InputError, name: &str) -> String {
 // ---------------------------------------------------------------------------------------
 // PNG
 
-fn png_of(picture: impl Into<image::DynamicImage>) -> Vec<u8> {
+pub(crate) fn png_of(picture: impl Into<image::DynamicImage>) -> Vec<u8> {
     let mut bytes = std::io::Cursor::new(Vec::new());
     picture.into().write_to(&mut bytes, image::ImageFormat::Png).unwrap();
     bytes.into_inner()
@@ -199,7 +199,7 @@ fn png_claiming(width: u32, height: u32) -> Vec<u8> {
 }
 
 /// The CRC-32 of PNG chunks (ISO 3309), bit by bit.
-fn crc32(data: &[u8]) -> u32 {
+pub(crate) fn crc32(data: &[u8]) -> u32 {
     let mut crc = 0xFFFF_FFFFu32;
     for &byte in data {
         crc ^= u32::from(byte);

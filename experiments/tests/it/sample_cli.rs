@@ -161,7 +161,7 @@ fn flags_that_do_not_apply_are_refused_by_name() {
             "error: --ratio must be finite and at least 1, got 0.5",
         ),
         (&["maximal"], "error: 'maximal' needs --radius"),
-        (&["maximal", "--radius", "1e-9"], "error: --radius 0.000000001 in this box"),
+        (&["maximal", "--radius", "1e-9"], "error: --radius 1e-9 in this box"),
         (&["white-noise"], "error: 'white-noise' needs --n"),
         (&["bridson", "--out", "points.xyz", "--radius", "0.1"], "error: cannot tell the format"),
     ];
@@ -176,7 +176,24 @@ fn flags_that_do_not_apply_are_refused_by_name() {
         assert!(stderr.starts_with(expected), "{args:?}: {stderr}");
         assert!(!path.exists());
     }
-    // The shared flags are taken before and after the sampler's name; --max-points limits.
+    // The shared flags are taken before and after the sampler's name; a point limit below
+    // --n is refused (a count-driven sampler makes exactly n points), one above it is kept.
+    let refused = experiments(&[
+        "sample",
+        "--dim",
+        "3",
+        "best-candidate",
+        "--n",
+        "50",
+        "--max-points",
+        "20",
+        "--out",
+        "-",
+    ]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: --n 50 is more than the point limit of 20"), "{stderr}");
+    assert!(refused.stdout.is_empty());
     let out = experiments(&[
         "sample",
         "--dim",
@@ -188,7 +205,7 @@ fn flags_that_do_not_apply_are_refused_by_name() {
         "--n",
         "50",
         "--max-points",
-        "20",
+        "50",
         "--seed",
         "1",
         "--out",
@@ -196,8 +213,8 @@ fn flags_that_do_not_apply_are_refused_by_name() {
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("points=20 ") && stderr.contains("stop=point-limit"), "{stderr}");
-    assert_eq!(csv_points(&String::from_utf8_lossy(&out.stdout), 3).len(), 20);
+    assert!(stderr.contains("points=50 ") && stderr.contains("stop=target-reached"), "{stderr}");
+    assert_eq!(csv_points(&String::from_utf8_lossy(&out.stdout), 3).len(), 50);
 }
 
 #[test]
