@@ -389,32 +389,10 @@ fn stl_seeds() -> Vec<Vec<u8>> {
     vec![ascii.into_bytes(), binary]
 }
 
-const SCENE: &str = r#"seed = 7
-pair_rule = "mean"
-[terrain]
-heightmap = "height.png"
-size = [60.0, 40.0]
-height_scale = 12.0
-[[class]]
-name = "tree"
-radius = [3.0, 6.0]
-density = "wet.png"
-max_slope = 30.0
-align = 0.0
-scale = [0.8, 1.3]
-[[class]]
-name = "rock"
-radius = 4.0
-min_slope = 5.0
-align = 1.0
-scale = [0.5, 1.5]
-mesh = "box"
-[distances]
-"tree-rock" = 5.0
-"#;
-
 fn scene_seeds() -> Vec<Vec<u8>> {
-    vec![SCENE.as_bytes().to_vec(), SCENE.replace("heightmap = \"height.png\"\n", "").into_bytes()]
+    // The command line tests' scene, with and without its heightmap.
+    let scene = crate::scatter_cli::SCENE;
+    vec![scene.as_bytes().to_vec(), scene.replace("heightmap = \"height.png\"\n", "").into_bytes()]
 }
 
 // ---------------------------------------------------------------------------------------
@@ -605,16 +583,10 @@ fn run_case(target: &Target, bytes: &[u8]) -> Option<String> {
     problem.map(|p| format!("{}: {p} (saved as {})", target.name, save_failure(&path).display()))
 }
 
-/// The scene's pictures, beside it.
+/// The scene's pictures, beside it (the command line tests' own).
 fn write_scene_inputs(dir: &Path) {
-    let height = dir.join("height.png");
-    if !height.exists() {
-        let grey = image::ImageBuffer::<image::Luma<u16>, _>::from_fn(12, 10, |x, y| {
-            image::Luma([(x * 3000 + y * 2000) as u16])
-        });
-        grey.save(&height).unwrap();
-        let wet = image::GrayImage::from_fn(8, 8, |x, _| image::Luma([(x * 30) as u8]));
-        wet.save(dir.join("wet.png")).unwrap();
+    if !dir.join("height.png").exists() {
+        crate::scatter_cli::write_inputs(dir);
     }
 }
 

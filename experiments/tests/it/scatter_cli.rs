@@ -11,7 +11,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 /// A 16-bit heightmap (a ramp north-east plus a bump) and an 8-bit wetness map.
-fn write_inputs(dir: &Path) {
+pub(crate) fn write_inputs(dir: &Path) {
     let n = 32u32;
     let height: Vec<u16> = (0..n * n)
         .map(|i| {
@@ -28,7 +28,7 @@ fn write_inputs(dir: &Path) {
     image::GrayImage::from_raw(16, 16, wet).unwrap().save(dir.join("wet.png")).unwrap();
 }
 
-const SCENE: &str = r#"
+pub(crate) const SCENE: &str = r#"
 seed = 7
 [terrain]
 heightmap = "height.png"
