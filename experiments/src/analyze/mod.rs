@@ -358,22 +358,28 @@ pub fn analyze_with_radii<const D: usize>(
         white_noise_comparison(domain, n, r, stats.as_ref().map(|s| s.mean), options, &mut notes);
     let (spectrum, periodogram) = spectrum(points, domain, options, &mut notes);
     let pair_reach = pair_correlation_range(domain, r, d_max, options).max(r);
-    let pairs_affordable = pairs_affordable(&index, pair_reach, options, &mut notes);
+    let pairs_affordable = pairs_fit(&index, pair_reach, false, options)
+        .map_err(|limit| {
+            notes.push(format!(
+                "the pair statistics (pairs closer than r, pair correlation) were skipped: more \
+                 than {limit} pairs of distinct points are closer than {} (piles of \
+                 near-duplicate points); raise --max-pairs to measure them anyway",
+                short(pair_reach)
+            ))
+        })
+        .is_ok();
     let radii = radii.filter(|radii| {
         let largest = radii.values.iter().copied().fold(0.0, f64::max);
-        let limit = pair_limit(domain, n, largest, options);
-        let counts = index.pairs_within_up_to(largest, limit);
-        let affordable = counts.is_some_and(|c| c.points <= limit);
-        if !affordable {
-            notes.push(format!(
-                "the varying-radius checks were skipped: more than {} pairs of points are \
-                 closer than the largest radius {} (near-duplicate or identical points); \
-                 raise --max-pairs to check them anyway",
-                limit,
-                short(largest)
-            ));
-        }
-        affordable
+        pairs_fit(&index, largest, true, options)
+            .map_err(|limit| {
+                notes.push(format!(
+                    "the varying-radius checks were skipped: more than {limit} pairs of points \
+                     are closer than the largest radius {} (near-duplicate or identical \
+                     points); raise --max-pairs to check them anyway",
+                    short(largest)
+                ))
+            })
+            .is_ok()
     });
     let varying_radius = radii.map(|radii| {
         notes.push(format!(
@@ -542,25 +548,20 @@ fn pair_limit<const D: usize>(
     options.pair_budget.max((16.0 * uniform) as u64)
 }
 
-/// Whether the pairs of locations within `reach` fit [`pair_limit`]; a note when not.
-fn pairs_affordable<const D: usize>(
+/// Whether the pairs the pair statistics would visit within `reach` fit [`pair_limit`]:
+/// pairs of distinct locations, and with `of_points` pairs of points too (a check per point
+/// pair visits every copy). `Err(limit)` when not.
+fn pairs_fit<const D: usize>(
     index: &NeighbourIndex<D>,
     reach: f64,
+    of_points: bool,
     options: &AnalyzeOptions,
-    notes: &mut Vec<String>,
-) -> bool {
+) -> Result<(), u64> {
     let limit = pair_limit(index.domain(), index.len(), reach, options);
-    let affordable = index.pairs_within_up_to(reach, limit).is_some();
-    if !affordable {
-        notes.push(format!(
-            "the pair statistics (pairs closer than r, pair correlation) were skipped: more \
-             than {} pairs of distinct points are closer than {} (piles of near-duplicate \
-             points); raise --max-pairs to measure them anyway",
-            limit,
-            short(reach)
-        ));
+    match index.pairs_within_up_to(reach, limit) {
+        Some(counts) if !of_points || counts.points <= limit => Ok(()),
+        _ => Err(limit),
     }
-    affordable
 }
 
 /// The L2-star discrepancy, unless `N₀` is over the limit.

@@ -20,7 +20,7 @@
 //! `target/tmp/fuzz/failures/<target>/` for the corpus.
 
 use experiments::io::{Attribute, PointData, PointFormat};
-use experiments::shapes::{self, RegionInput};
+use experiments::shapes;
 use poisson_nd::field::DensityMapping;
 use poisson_nd::region::Region;
 use poisson_nd::{Bridson, Domain, Point};
@@ -402,8 +402,17 @@ fn refusals(results: impl IntoIterator<Item = Result<(), String>>) -> Vec<String
     results.into_iter().filter_map(Result::err).collect()
 }
 
-/// Samples in a region with a point limit: the points must keep the radius and lie inside.
-fn sample_region<const D: usize>(input: RegionInput<D>) -> Result<Result<(), String>, String> {
+/// The region in the file at `path`, as the command line reads it, sampled with a point
+/// limit: the points must keep the radius and lie inside (else the outer `Err`). The inner
+/// result is the refusal, if any.
+fn sampled_region<const D: usize>(
+    path: &Path,
+    domain: Option<&Domain<D>>,
+) -> Result<Result<(), String>, String> {
+    let input = match shapes::region::<D>(path, domain) {
+        Ok(input) => input,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
     let domain = input.domain;
     let side = domain.extent().iter().copied().fold(f64::INFINITY, f64::min);
     let r = 0.05 * side;
@@ -441,10 +450,7 @@ fn kept<const D: usize>(
 fn check_picture(path: &Path) -> Result<Vec<String>, String> {
     let unit = Domain::<2>::unit();
     let summary = experiments::inspect::summarise(path).map(|_| ());
-    let region = match shapes::region::<2>(path, Some(&unit)) {
-        Ok(input) => sample_region(input)?,
-        Err(e) => Err(e),
-    };
+    let region = sampled_region::<2>(path, Some(&unit))?;
     let density =
         shapes::density_field::<2>(path, &unit, 0.03, 0.1, DensityMapping::Lerp).map(|_| ());
     Ok(refusals([summary, region, density]))
@@ -454,14 +460,8 @@ fn check_array(path: &Path) -> Result<Vec<String>, String> {
     let unit2 = Domain::<2>::unit();
     let unit3 = Domain::<3>::unit();
     let summary = experiments::inspect::summarise(path).map(|_| ());
-    let region2 = match shapes::region::<2>(path, Some(&unit2)) {
-        Ok(input) => sample_region(input)?,
-        Err(e) => Err(e),
-    };
-    let region3 = match shapes::region::<3>(path, Some(&unit3)) {
-        Ok(input) => sample_region(input)?,
-        Err(e) => Err(e),
-    };
+    let region2 = sampled_region::<2>(path, Some(&unit2))?;
+    let region3 = sampled_region::<3>(path, Some(&unit3))?;
     let density =
         shapes::density_field::<2>(path, &unit2, 0.03, 0.1, DensityMapping::Inverse).map(|_| ());
     let mut out = refusals([summary, region2, region3, density]);
@@ -479,19 +479,13 @@ fn check_points(path: &Path) -> Result<Vec<String>, String> {
 
 fn check_polygons(path: &Path) -> Result<Vec<String>, String> {
     let summary = experiments::inspect::summarise(path).map(|_| ());
-    let region = match shapes::region::<2>(path, None) {
-        Ok(input) => sample_region(input)?,
-        Err(e) => Err(e),
-    };
+    let region = sampled_region::<2>(path, None)?;
     Ok(refusals([summary, region]))
 }
 
 fn check_mesh(path: &Path) -> Result<Vec<String>, String> {
     let summary = experiments::inspect::summarise(path).map(|_| ());
-    let region = match shapes::region::<3>(path, None) {
-        Ok(input) => sample_region(input)?,
-        Err(e) => Err(e),
-    };
+    let region = sampled_region::<3>(path, None)?;
     Ok(refusals([summary, region]))
 }
 
