@@ -53,7 +53,7 @@ use crate::field::{FieldSetup, PairRule, RadiusField};
 use crate::grid::slots::{Member, Slots};
 use crate::point::Point;
 use crate::region::{BoxClass, Region, WholeDomain};
-use crate::sampler::StopReason;
+use crate::sampler::{Progress, StopReason, Watch};
 use rand::Rng;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -121,7 +121,8 @@ pub struct FillReport {
     pub attempts: u64,
     /// Why it stopped: [`StopReason::Exhausted`] when the area is filled (the front died and
     /// the restart scan found no uncovered place), [`StopReason::PointLimit`] or
-    /// [`StopReason::InvalidField`] (see [`field_error`](Self::field_error)) otherwise.
+    /// [`StopReason::InvalidField`] (see [`field_error`](Self::field_error)) or
+    /// [`StopReason::Cancelled`] (the progress hook, [`PoissonSet::set_progress`]) otherwise.
     pub stop: StopReason,
     /// The radius field's invalid value that stopped the fill, if one did.
     pub field_error: Option<Error>,
@@ -194,6 +195,8 @@ pub struct PoissonSet<const D: usize> {
     field: Option<FieldSetup<D>>,
     attempts: u32,
     max_points: usize,
+    /// The progress hook of fills (not saved).
+    watch: Option<Watch>,
     entries: BTreeMap<u64, Entry<D>>,
     grid: Slots<D>,
     /// Active ids, in the order the fill draws them from; may hold ids of removed points
@@ -225,14 +228,16 @@ impl<const D: usize> Builder<D, PoissonSetOptions> {
     pub fn build(self) -> Result<PoissonSet<D>, Error> {
         let checked = self.config.check("live set", &PoissonSet::<D>::CAPABILITIES)?;
         let (radius, rmax) = checked.radius_bounds();
-        PoissonSet::empty(
+        let mut set = PoissonSet::empty(
             checked.domain,
             radius,
             rmax,
             checked.field,
             checked.attempts,
             checked.max_points,
-        )
+        )?;
+        set.watch = checked.watch;
+        Ok(set)
     }
 }
 
@@ -329,6 +334,7 @@ impl<const D: usize> PoissonSet<D> {
             field,
             attempts,
             max_points,
+            watch: None,
             entries: BTreeMap::new(),
             grid,
             active: Vec::new(),
@@ -396,6 +402,24 @@ impl<const D: usize> PoissonSet<D> {
     /// The id the next stored point will get.
     pub fn next_id(&self) -> PointId {
         PointId(self.next_id)
+    }
+
+    /// Shows the progress of later fills to `hook` (every
+    /// [`PROGRESS_EVERY`](crate::sampler::PROGRESS_EVERY) points of the set), which can stop
+    /// a fill: it then ends with [`StopReason::Cancelled`], keeping the points it added. The
+    /// builder's [`with_progress`](crate::Builder::with_progress) sets the same hook; a set
+    /// restored from a [`Snapshot`] has none until this sets it.
+    pub fn set_progress(
+        &mut self,
+        hook: impl Fn(Progress) -> std::ops::ControlFlow<()> + Send + Sync + 'static,
+    ) {
+        self.watch = Some(Watch::new(hook));
+    }
+
+    /// The id whose number ([`PointId::get`]) is `number`, if that point is stored: for
+    /// code that keeps ids as numbers (a file, another language's binding).
+    pub fn id(&self, number: u64) -> Option<PointId> {
+        self.entries.contains_key(&number).then_some(PointId(number))
     }
 
     /// The point `id`, if it is stored.
@@ -487,14 +511,26 @@ impl<const D: usize> PoissonSet<D> {
         if self.len() >= self.max_points {
             return Err(InsertError::PointLimit);
         }
-        let p = self.domain.wrap_into_box(&p).ok_or(InsertError::OutsideDomain)?;
+        let (p, r) = self.admissible(&p)?;
+        let id = self.store(p, r, true);
+        self.active.push(id);
+        Ok(PointId(id))
+    }
+
+    /// What [`insert`](Self::insert) would say of `p`, without storing it: `Ok` when it
+    /// would be stored (the point limit aside), its errors otherwise.
+    pub fn check(&self, p: &Point<D>) -> Result<(), InsertError> {
+        self.admissible(p).map(|_| ())
+    }
+
+    /// `p` as it would be stored (wrapped) with its radius, or why it cannot be.
+    fn admissible(&self, p: &Point<D>) -> Result<(Point<D>, f64), InsertError> {
+        let p = self.domain.wrap_into_box(p).ok_or(InsertError::OutsideDomain)?;
         let r = self.radius_at(&p).map_err(InsertError::InvalidField)?;
         if let Some((id, d2)) = self.closest_conflict(&p, r) {
             return Err(InsertError::Conflict { id: PointId(id), distance: d2.sqrt() });
         }
-        let id = self.store(p, r, true);
-        self.active.push(id);
-        Ok(PointId(id))
+        Ok((p, r))
     }
 
     /// Removes point `id` and returns where it was; `None` (and nothing changes) when no
@@ -731,16 +767,25 @@ impl<const D: usize> PoissonSet<D> {
     ) -> Result<(), StopReason> {
         let rules = Rules { attempts: self.attempts, shell: FineShell::default() };
         let limit = self.max_points;
+        let watch = self.watch.clone();
         let within = InBox { domain: self.domain, area };
         let outcome = loop {
             let mut space = LiveSpace { set: self, area, parked, added: 0 };
-            let grown =
-                front::grow(&mut space, working, &rules, limit, None, &mut report.attempts, rng);
+            let grown = front::grow(
+                &mut space,
+                working,
+                &rules,
+                limit,
+                watch.as_ref(),
+                &mut report.attempts,
+                rng,
+            );
             report.added += space.added;
             match grown {
                 Err(error) => break Err(Self::field_failure(report, error)),
                 // At the point limit with points still active.
                 Ok(Grown::AtLimit) if !working.is_empty() => break Err(StopReason::PointLimit),
+                Ok(Grown::Cancelled) => break Err(StopReason::Cancelled),
                 Ok(_) => {}
             }
             let failure = RefCell::new(None);

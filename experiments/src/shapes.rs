@@ -210,11 +210,7 @@ pub fn region<const D: usize>(
         RegionKind::GeoJson => {
             let polygons = inputs::geojson::read_geojson(path).map_err(text)?;
             let bounds = inputs::geojson::bounding_box(&polygons);
-            let rings: Vec<Vec<Vec<[f64; 2]>>> = polygons
-                .iter()
-                .map(|p| std::iter::once(p.exterior.clone()).chain(p.holes.clone()).collect())
-                .collect();
-            let shape: Arc<dyn Region<2>> = Arc::new(Polygons::new(&rings).map_err(fail)?);
+            let shape: Arc<dyn Region<2>> = Arc::new(polygons_region(&polygons).map_err(fail)?);
             (Box::new(shape), Some(corners(&bounds)))
         }
         RegionKind::Obj | RegionKind::Stl => {
@@ -274,6 +270,17 @@ pub fn region<const D: usize>(
         }
     };
     Ok(RegionInput { region: *region, domain, kind })
+}
+
+/// The region of GeoJSON polygons (each an exterior ring and its holes).
+pub fn polygons_region(
+    polygons: &[inputs::geojson::Polygon],
+) -> Result<Polygons, poisson_nd::Error> {
+    let rings: Vec<Vec<Vec<[f64; 2]>>> = polygons
+        .iter()
+        .map(|p| std::iter::once(p.exterior.clone()).chain(p.holes.clone()).collect())
+        .collect();
+    Polygons::new(&rings)
 }
 
 /// `[lower, upper]` per axis.

@@ -12,10 +12,11 @@ use crate::format::exact;
 use crate::io::write_atomically;
 use crate::with_dim;
 use poisson_nd::chunked::{ChunkPoints, World};
-use poisson_nd::{Error, Point};
+use poisson_nd::{Error, Point, Progress};
 use std::collections::HashMap;
 use std::io::Write;
 use std::num::IntErrorKind;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -31,6 +32,31 @@ pub const REACH_IN_RADII: f64 = 1e8;
 #[derive(clap::Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("request").required(true).args(["chunks", "range"])))]
 pub struct WorldArgs {
+    /// The world.
+    #[command(flatten)]
+    pub settings: WorldSettings,
+    /// The chunks to write, in this order: integer coordinates separated by commas, chunks by
+    /// semicolons ("0,0;1,0;-3,7"). A chunk listed twice is an error.
+    #[arg(long, allow_hyphen_values = true, value_name = "LIST")]
+    pub chunks: Option<String>,
+    /// The block of chunks LO ≤ c < HI on every axis ("-4,-4:4,4", half-open like a Rust
+    /// range), written in lexicographic order, last axis fastest.
+    #[arg(long, allow_hyphen_values = true, value_name = "LO:HI")]
+    pub range: Option<String>,
+    /// The most chunks one run may write; a larger request is an error.
+    #[arg(long, default_value_t = DEFAULT_MAX_CHUNKS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_chunks: u64,
+    /// Output file, CSV ("-" for standard output). Nothing is written without it.
+    // Its own id: the report's `--out` (with a default) must not leak into it.
+    #[arg(long = "out", id = "world_out", value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// The settings of a world: its dimension, radius, seed and layout. The same settings give
+/// the same points whoever asks (`experiments world`, the Python package's `World`).
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+pub struct WorldSettings {
     /// Dimension, 1 to 8. A chunk needs the 5^D cells around it: from 6D on, a request
     /// takes seconds to minutes even in a small box (README, "Streaming worlds").
     #[arg(long, default_value_t = 2)]
@@ -48,14 +74,6 @@ pub struct WorldArgs {
     /// (2 + √2·(D − 1)) radii, when that is more).
     #[arg(long, allow_hyphen_values = true)]
     pub chunk_size: Option<f64>,
-    /// The chunks to write, in this order: integer coordinates separated by commas, chunks by
-    /// semicolons ("0,0;1,0;-3,7"). A chunk listed twice is an error.
-    #[arg(long, allow_hyphen_values = true, value_name = "LIST")]
-    pub chunks: Option<String>,
-    /// The block of chunks LO ≤ c < HI on every axis ("-4,-4:4,4", half-open like a Rust
-    /// range), written in lexicographic order, last axis fastest.
-    #[arg(long, allow_hyphen_values = true, value_name = "LO:HI")]
-    pub range: Option<String>,
     /// Confine the world to a box of these side lengths, comma separated: a closed box
     /// keeps every point inside it (chunks past it are empty); with --periodic the box is a
     /// torus, which whole chunks must tile (at least two per axis; chunks 0 ≤ c < n).
@@ -77,14 +95,6 @@ pub struct WorldArgs {
     /// whose densest packing of a chunk could pass it is refused before anything runs.
     #[arg(long)]
     pub max_points: Option<usize>,
-    /// The most chunks one run may write; a larger request is an error.
-    #[arg(long, default_value_t = DEFAULT_MAX_CHUNKS,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_chunks: u64,
-    /// Output file, CSV ("-" for standard output). Nothing is written without it.
-    // Its own id: the report's `--out` (with a default) must not leak into it.
-    #[arg(long = "out", id = "world_out", value_name = "FILE")]
-    pub out: Option<PathBuf>,
 }
 
 /// Which chunks a run writes.
@@ -115,7 +125,8 @@ impl<const D: usize> ChunkRequest<D> {
 
 /// Runs `experiments world`. Errors are one line; nothing is written on an error.
 pub fn run(args: &WorldArgs) -> Result<(), String> {
-    with_dim!(args.dim, D => world_in::<D>(args), else Err(domains::dim_error(args.dim)))
+    let dim = args.settings.dim;
+    with_dim!(dim, D => world_in::<D>(args), else Err(domains::dim_error(dim)))
 }
 
 fn world_in<const D: usize>(args: &WorldArgs) -> Result<(), String> {
@@ -133,7 +144,8 @@ fn world_in<const D: usize>(args: &WorldArgs) -> Result<(), String> {
         _ => return Err("give exactly one of --chunks and --range".into()),
     };
     let bar = crate::progress::spinner("world");
-    let (mut world, origin) = build_world::<D>(args, &bar)?;
+    let (mut world, origin) =
+        args.settings.build::<D>(crate::progress::hook(&bar), &SettingNames::FLAGS)?;
     let count = request.count();
     if count > u128::from(args.max_chunks) {
         let flag = match &request {
@@ -177,13 +189,54 @@ fn world_in<const D: usize>(args: &WorldArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The world the flags describe, and the origin of its chunk lattice.
+/// What errors call the settings: the command line's flags or another client's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettingNames {
+    /// The radius (`--radius`).
+    pub radius: &'static str,
+    /// Candidates per active point (`--k`).
+    pub k: &'static str,
+    /// The chunk side (`--chunk-size`).
+    pub chunk_size: &'static str,
+    /// The box (`--box`).
+    pub extent: &'static str,
+    /// Whether the box is periodic (`--periodic`).
+    pub periodic: &'static str,
+    /// The point limit of a chunk (`--max-points`).
+    pub max_points: &'static str,
+}
+
+impl SettingNames {
+    /// The command line's flags.
+    pub const FLAGS: SettingNames = SettingNames {
+        radius: "--radius",
+        k: "--k",
+        chunk_size: "--chunk-size",
+        extent: "--box",
+        periodic: "--periodic",
+        max_points: "--max-points",
+    };
+}
+
+impl WorldSettings {
+    /// The world these settings describe (`D` is [`dim`](Self::dim)), showing its progress
+    /// to `hook`, and the origin of its chunk lattice. Errors are one line that calls the
+    /// settings by `names`.
+    pub fn build<const D: usize>(
+        &self,
+        hook: impl Fn(Progress) -> ControlFlow<()> + Send + Sync + 'static,
+        names: &SettingNames,
+    ) -> Result<(World<D>, Point<D>), String> {
+        build_world(self, hook, names)
+    }
+}
+
 fn build_world<const D: usize>(
-    args: &WorldArgs,
-    bar: &indicatif::ProgressBar,
+    args: &WorldSettings,
+    hook: impl Fn(Progress) -> ControlFlow<()> + Send + Sync + 'static,
+    names: &SettingNames,
 ) -> Result<(World<D>, Point<D>), String> {
-    let mut builder =
-        World::<D>::builder(args.radius, args.seed).with_progress(crate::progress::hook(bar));
+    let mut builder = World::<D>::builder(args.radius, args.seed).with_progress(hook);
     if let Some(side) = args.chunk_size {
         builder = builder.with_chunk_side(side);
     }
@@ -202,7 +255,10 @@ fn build_world<const D: usize>(
             *domain.origin()
         }
         (None, _) if args.periodic => {
-            return Err("--periodic needs --box, the side lengths of the torus".into());
+            return Err(format!(
+                "{} needs {}, the side lengths of the torus",
+                names.periodic, names.extent
+            ));
         }
         (None, Some(origin)) => {
             let origin: Point<D> = origin.as_slice().try_into().map_err(|_| {
@@ -214,17 +270,19 @@ fn build_world<const D: usize>(
         }
         (None, None) => [0.0; D],
     };
+    let SettingNames { radius: r, k, chunk_size: side, extent, max_points: limit_name, .. } =
+        *names;
     let world = builder.build().map_err(|e| match e {
-        Error::ChunkSideTooSmall { .. } => format!("--chunk-size: {e}"),
+        Error::ChunkSideTooSmall { .. } => format!("{side}: {e}"),
         Error::TorusNotTiled { .. } => {
-            format!("{e}; choose a --chunk-size that divides every side of --box at least twice")
+            format!("{e}; choose a {side} that divides every side of {extent} at least twice")
         }
-        Error::ZeroCount("max_points") => "--max-points must be at least 1, got 0".to_string(),
-        Error::ZeroCount(_) => "--k must be at least 1, got 0".to_string(),
+        Error::ZeroCount("max_points") => format!("{limit_name} must be at least 1, got 0"),
+        Error::ZeroCount(_) => format!("{k} must be at least 1, got 0"),
         Error::TooManyPoints { radius, estimated_points, estimated_bytes, limit } => format!(
-            "--radius {} could place about {estimated_points:.3e} points \
+            "{r} {} could place about {estimated_points:.3e} points \
              ({estimated_bytes:.3e} bytes) in one chunk, over the limit of {limit} points; use \
-             a larger --radius, a smaller --chunk-size, or raise --max-points",
+             a larger {r}, a smaller {side}, or raise {limit_name}",
             poisson_nd::error::Short::of(&radius)
         ),
         other => other.to_string(),
@@ -248,7 +306,7 @@ fn check_output(path: &Path) -> Result<(), String> {
 
 /// Refuses chunks that reach farther than [`REACH_IN_RADII`] radii from the coordinate
 /// origin along some axis.
-fn check_reach<const D: usize>(
+pub fn check_reach<const D: usize>(
     world: &World<D>,
     origin: &Point<D>,
     request: &ChunkRequest<D>,

@@ -1,0 +1,56 @@
+"""poisson-nd: Poisson-disk (blue-noise) and comparison point samplers in 1 to 8 dimensions.
+
+The samplers are engines in the style of ``scipy.stats.qmc`` (``Bridson``, ``ChunkedBridson``,
+``DartThrowing``, ``Maximal``, ``SampleElimination``, ``BestCandidate``, ``Halton``,
+``JitteredGrid``, ``WhiteNoise``); ``Field`` and ``Region`` vary the radius and confine the
+points; ``PoissonSet`` is a live set, ``World`` a deterministic chunked world; ``scatter`` runs
+a world-scatter scene; ``analyze`` measures a point set as ``experiments analyze`` does.
+For the same seed and parameters the points are bit-identical to the command line's and the
+Rust library's. See docs/python.md.
+
+>>> import poisson_nd as pnd
+>>> points = pnd.Bridson(d=2, radius=0.1, rng=7).fill_space()
+>>> points.shape[1]
+2
+"""
+
+from ._native import MAX_DIM, MAX_POINTS, Field, PoissonSet, Region, World
+from ._engines import (
+    BestCandidate,
+    Bridson,
+    ChunkedBridson,
+    DartThrowing,
+    Engine,
+    Halton,
+    JitteredGrid,
+    Maximal,
+    Sample,
+    SampleElimination,
+    WhiteNoise,
+)
+from ._analysis import Analysis, analyze
+from ._scatter import INSTANCE_DTYPE, scatter
+
+__all__ = [
+    "MAX_DIM",
+    "MAX_POINTS",
+    "Analysis",
+    "BestCandidate",
+    "Bridson",
+    "ChunkedBridson",
+    "DartThrowing",
+    "Engine",
+    "Field",
+    "Halton",
+    "INSTANCE_DTYPE",
+    "JitteredGrid",
+    "Maximal",
+    "PoissonSet",
+    "Region",
+    "Sample",
+    "SampleElimination",
+    "WhiteNoise",
+    "World",
+    "analyze",
+    "scatter",
+]

@@ -1,0 +1,464 @@
+"""The samplers as engines in the style of ``scipy.stats.qmc``: one class per sampler."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _native
+from ._native import Field, Region
+
+__all__ = [
+    "Engine",
+    "Sample",
+    "Bridson",
+    "ChunkedBridson",
+    "DartThrowing",
+    "Maximal",
+    "SampleElimination",
+    "BestCandidate",
+    "Halton",
+    "JitteredGrid",
+    "WhiteNoise",
+]
+
+#: What ``rng=`` takes: an int seed, a ``numpy.random.Generator`` (drawn once for a seed), or
+#: None (a fresh seed from the operating system, kept in ``engine.seed``).
+SeedLike = Union[int, np.integer, np.random.Generator, None]
+Bounds = Optional[Sequence[float]]
+
+
+class Sample(NamedTuple):
+    """One run of an engine: the points, the per-point radii (with a radius field, else
+    None), why the run stopped, the candidates it drew, and the seed that made it."""
+
+    points: npt.NDArray[np.float64]
+    radii: Optional[npt.NDArray[np.float64]]
+    stop: str
+    attempts: int
+    seed: int
+
+
+def _seed_of(rng: SeedLike) -> int:
+    if rng is None:
+        return int(np.random.default_rng().integers(0, 2**63))
+    if isinstance(rng, np.random.Generator):
+        return int(rng.integers(0, 2**63))
+    if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, (int, np.integer)):
+        raise TypeError(f"rng must be an int seed, a numpy.random.Generator or None, got {type(rng).__name__}")
+    seed = int(rng)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"rng must be a seed between 0 and 2**64 - 1, got {seed}")
+    return seed
+
+
+def _floats(values: Sequence[float], what: str) -> list[float]:
+    try:
+        return [float(v) for v in np.asarray(values, dtype=np.float64).reshape(-1)]
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{what} must be a sequence of numbers: {e}") from None
+
+
+class Engine:
+    """What every sampler has: the dimension ``d``, the box ``[l_bounds, u_bounds)`` in the
+    user's units (default the unit cube; with a region and no bounds, the region's bounding
+    box), ``periodic`` (a torus), an optional ``region``, ``max_points`` (the most points one
+    run may make, default 10**8) and the seed from ``rng``.
+
+    The engines mirror ``scipy.stats.qmc.QMCEngine`` (``d``, ``random(n)``, ``reset()``,
+    ``num_generated``) without subclassing it, so scipy stays optional; their points work with
+    ``qmc.scale`` and ``qmc.discrepancy``.
+
+    Seeds: the j-th run since construction or ``reset()`` (counting from 0) uses the seed
+    ``seed + j``, so ``experiments sample <name> --seed S`` writes the points of the first
+    run, bit for bit. The Halton engines continue their sequence instead, as scipy's do.
+    """
+
+    #: The sampler's name, as the command line and the report's configuration spell it.
+    name: str = ""
+    #: Whether the sampler is radius-driven (fills the box at a radius) or count-driven.
+    radius_driven: bool = False
+
+    def __init__(
+        self,
+        d: int,
+        *,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+        radius: Optional[float] = None,
+        field: Optional[Field] = None,
+        params: Optional[dict[str, Any]] = None,
+    ) -> None:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"d must be an int, got {type(d).__name__}")
+        self.d = int(d)
+        if not 1 <= self.d <= _native.MAX_DIM:
+            raise ValueError(f"d must be between 1 and {_native.MAX_DIM}, got {self.d}")
+        if region is not None and not isinstance(region, Region):
+            raise TypeError(f"region must be a poisson_nd.Region, got {type(region).__name__}")
+        if region is not None and region.d != self.d:
+            raise ValueError(f"the region is {region.d}-dimensional, but the box is {self.d}-dimensional")
+        if max_points is not None:
+            if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)):
+                raise TypeError(f"max_points must be an int, got {type(max_points).__name__}")
+            if max_points < 0:
+                raise ValueError(f"max_points must not be negative, got {max_points}")
+        if field is not None and not isinstance(field, Field):
+            raise TypeError(f"field must be a poisson_nd.Field, got {type(field).__name__}")
+        if (l_bounds is None) != (u_bounds is None):
+            raise ValueError("give both l_bounds and u_bounds, or neither")
+        if l_bounds is None or u_bounds is None:
+            if region is not None:
+                lower, upper = region.bounding_box
+            else:
+                lower, upper = [0.0] * self.d, [1.0] * self.d
+        else:
+            lower, upper = _floats(l_bounds, "l_bounds"), _floats(u_bounds, "u_bounds")
+        for what, bound in (("l_bounds", lower), ("u_bounds", upper)):
+            if len(bound) != self.d:
+                raise ValueError(f"{what} must have d = {self.d} values, got {len(bound)}")
+        self._lower, self._upper = [float(v) for v in lower], [float(v) for v in upper]
+        self.l_bounds = np.array(self._lower, dtype=np.float64)
+        self.u_bounds = np.array(self._upper, dtype=np.float64)
+        self.periodic = bool(periodic)
+        self.region = region
+        self.max_points = None if max_points is None else int(max_points)
+        self.radius = None if radius is None else float(radius)
+        self.field = field
+        self.params = {k: v for k, v in (params or {}).items() if v is not None}
+        self.seed = _seed_of(rng)
+        self.num_generated = 0
+        self._runs = 0
+        # Fail at construction, as scipy does, rather than at the first draw.
+        self._run(0, check_only=True)
+
+    def _run(self, n: Optional[int], check_only: bool = False) -> Sample:
+        seed = (self.seed + self._runs) % 2**64
+        if check_only:
+            n = 0
+        points, radii, stop, attempts = _native.sample(
+            self.name,
+            self._native_params(),
+            self.d,
+            self._lower,
+            self._upper,
+            self.periodic,
+            self.radius,
+            n,
+            seed,
+            self.max_points,
+            self.field,
+            self.region,
+        )
+        if not check_only:
+            self._runs += 1
+            self.num_generated += len(points)
+        return Sample(points, radii, stop, attempts, seed)
+
+    def _native_params(self) -> dict[str, Any]:
+        return self.params
+
+    def sample(self, n: Optional[int] = None) -> Sample:
+        """One run with everything it returns: ``n`` points (count-driven samplers; for a
+        radius-driven one a cap, and ``None`` fills the box), the per-point radii, the stop
+        reason, the attempts and the seed."""
+        if n is not None:
+            n = _count(n)
+        elif not self.radius_driven:
+            raise ValueError(f"'{self.name}' is count-driven: give n")
+        return self._run(n)
+
+    def random(self, n: int = 1) -> npt.NDArray[np.float64]:
+        """``n`` points of shape (n, d): exactly n for a count-driven sampler (the jittered
+        grid: the largest near-cubic grid with at most n cells), at most n for a
+        radius-driven one (its run stops at n points)."""
+        return self.sample(_count(n)).points
+
+    def reset(self) -> "Engine":
+        """Back to the first run: the next call gives the same points as the first did."""
+        self._runs = 0
+        self.num_generated = 0
+        return self
+
+    def _repr_params(self) -> list[str]:
+        return [f"{k}={v!r}" for k, v in self.params.items()]
+
+    def __repr__(self) -> str:
+        parts = [f"d={self.d}"]
+        if self.radius is not None:
+            parts.append(f"radius={self.radius!r}")
+        if self.field is not None:
+            parts.append(f"field={self.field!r}")
+        parts += self._repr_params()
+        parts.append(f"l_bounds={self.l_bounds.tolist()}")
+        parts.append(f"u_bounds={self.u_bounds.tolist()}")
+        if self.periodic:
+            parts.append("periodic=True")
+        if self.region is not None:
+            parts.append(f"region={self.region!r}")
+        if self.max_points is not None:
+            parts.append(f"max_points={self.max_points}")
+        parts.append(f"rng={self.seed}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+def _count(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be an int, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"n must be at least 0, got {n}")
+    return int(n)
+
+
+class _RadiusDriven(Engine):
+    radius_driven = True
+
+    def fill_space(self) -> npt.NDArray[np.float64]:
+        """Fills the box (or the region): points until no more fit at the radius, as the
+        sampler defines it. Shape (n, d)."""
+        return self._run(None).points
+
+
+def _radius_or_field(radius: Optional[float], field: Optional[Field], name: str, takes_field: bool) -> None:
+    if field is not None and not takes_field:
+        raise ValueError(f"'{name}' does not take a radius field")
+    if (radius is None) == (field is None):
+        raise ValueError(f"'{name}' needs exactly one of radius and field" if takes_field else f"'{name}' needs a radius")
+
+
+class Bridson(_RadiusDriven):
+    """Bridson's algorithm, exact in every dimension: no two points closer than ``radius``
+    (or the distance a radius ``field`` gives a pair), filling the box. ``k`` candidates per
+    active point (default 30); ``grid`` "coarse" (cells of side r, default) or "fine" (r/√d)
+    changes only the speed."""
+
+    name = "bridson"
+
+    def __init__(
+        self,
+        d: int,
+        radius: Optional[float] = None,
+        *,
+        field: Optional[Field] = None,
+        k: Optional[int] = None,
+        grid: Optional[str] = None,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        _radius_or_field(radius, field, self.name, True)
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng, radius=radius, field=field,
+                         params={"k": k, "grid": grid})
+
+
+class ChunkedBridson(_RadiusDriven):
+    """Bridson's algorithm chunk by chunk on all cores: the same points for every thread
+    count. ``chunk_size`` (default 64 radii in 1D and 2D, 32 from 3D), ``threads`` (default
+    all cores), ``k``. No region or radius field."""
+
+    name = "chunked-bridson"
+
+    def __init__(
+        self,
+        d: int,
+        radius: float,
+        *,
+        k: Optional[int] = None,
+        chunk_size: Optional[float] = None,
+        threads: Optional[int] = None,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic,
+                         max_points=max_points, rng=rng, radius=radius,
+                         params={"k": k, "chunk_size": chunk_size, "threads": threads})
+
+
+class DartThrowing(_RadiusDriven):
+    """Dart throwing: uniform darts kept when no point is closer than ``radius`` (or the
+    field's distance), until ``max_misses`` darts in a row miss (default 10000). ``grid=True``
+    finds neighbours with a background grid (the same points, in O(N))."""
+
+    def __init__(
+        self,
+        d: int,
+        radius: Optional[float] = None,
+        *,
+        field: Optional[Field] = None,
+        max_misses: Optional[int] = None,
+        grid: bool = False,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        self.name = "dart-throwing-grid" if grid else "dart-throwing"
+        self.grid = bool(grid)
+        _radius_or_field(radius, field, self.name, True)
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng, radius=radius, field=field,
+                         params={"max_misses": max_misses})
+
+    def _repr_params(self) -> list[str]:
+        return super()._repr_params() + (["grid=True"] if self.grid else [])
+
+
+class Maximal(_RadiusDriven):
+    """Maximal Poisson-disk sampling (Ebeida et al.): dart throwing run to saturation,
+    unbiased, until not one more point fits at ``radius`` (1D to 6D)."""
+
+    name = "maximal"
+
+    def __init__(
+        self,
+        d: int,
+        radius: float,
+        *,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng, radius=radius)
+
+
+class SampleElimination(Engine):
+    """Weighted sample elimination (Yuksel 2015): exactly n well-spread points out of
+    ``ratio``·n uniform candidates (default 5); ``progressive=True`` orders them so that every
+    prefix of n/2^k points is well spread."""
+
+    name = "sample-elimination"
+
+    def __init__(
+        self,
+        d: int,
+        *,
+        ratio: Optional[float] = None,
+        progressive: Optional[bool] = None,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng,
+                         params={"ratio": ratio, "progressive": progressive})
+
+
+class BestCandidate(Engine):
+    """Mitchell's best candidate: each new point the farthest of ``candidates`` uniform
+    candidates (default 10; ``growing_candidates=True``: m·i for the i-th point)."""
+
+    name = "best-candidate"
+
+    def __init__(
+        self,
+        d: int,
+        *,
+        candidates: Optional[int] = None,
+        growing_candidates: Optional[bool] = None,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng,
+                         params={"candidates": candidates, "growing_candidates": growing_candidates})
+
+
+class Halton(Engine):
+    """The Halton sequence (bases 2, 3, 5, ...), from index 1 + ``skip``; ``randomized=True``
+    scrambles it by random digit permutations drawn from the seed. Successive ``random(n)``
+    calls continue the sequence, as scipy's Halton does; ``reset()`` starts it again."""
+
+    def __init__(
+        self,
+        d: int,
+        *,
+        randomized: bool = False,
+        skip: Optional[int] = None,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        self.name = "halton-randomized" if randomized else "halton"
+        self.randomized = bool(randomized)
+        self.skip = 0 if skip is None else int(skip)
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng, params={"skip": skip})
+
+    def _native_params(self) -> dict[str, Any]:
+        # The sequence goes on: the next points start after those generated.
+        return {"skip": self.skip + self.num_generated}
+
+    def _run(self, n: Optional[int], check_only: bool = False) -> Sample:
+        # One seed (one scramble) for the whole sequence.
+        runs, self._runs = self._runs, 0
+        try:
+            return super()._run(n, check_only)
+        finally:
+            self._runs = runs + (0 if check_only else 1)
+
+    def fast_forward(self, n: int) -> "Halton":
+        """Skips the next ``n`` points of the sequence."""
+        self.num_generated += _count(n)
+        return self
+
+    def _repr_params(self) -> list[str]:
+        return (["randomized=True"] if self.randomized else []) + super()._repr_params()
+
+
+class _NoParameters(Engine):
+    """An engine whose sampler has no parameters of its own."""
+
+    def __init__(
+        self,
+        d: int,
+        *,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng)
+
+
+class JitteredGrid(_NoParameters):
+    """One uniform point in each cell of the largest near-cubic grid with at most n cells."""
+
+    name = "jittered-grid"
+
+
+class WhiteNoise(_NoParameters):
+    """Independent uniform points: the baseline."""
+
+    name = "white-noise"

@@ -1,0 +1,89 @@
+//! Points between numpy and the library: `(n, d)` float64 arrays in, and out without a copy
+//! (the library's `Vec<[f64; D]>` becomes the array's buffer).
+
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArrayDyn};
+use poisson_nd::Point;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use std::cmp::Ordering;
+
+/// The points as a `(n, D)` float64 array that owns the library's buffer (no copy).
+pub(crate) fn points_array<'py, const D: usize>(
+    py: Python<'py>,
+    points: Vec<Point<D>>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let n = points.len();
+    points.into_flattened().into_pyarray(py).reshape([n, D])
+}
+
+/// The values of an array-like of any shape (a numpy array of any dtype or memory order,
+/// booleans as 0 and 1, nested lists) as float64 in C order (last axis fastest), with the
+/// shape. `what` names the argument in errors.
+pub(crate) fn float_array(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    let numpy = value.py().import("numpy")?;
+    let array = numpy
+        .call_method1("asarray", (value, "float64"))
+        .map_err(|e| PyTypeError::new_err(format!("{what} must be an array of numbers: {e}")))?;
+    let array: PyReadonlyArrayDyn<'_, f64> = array.extract()?;
+    let view = array.as_array();
+    Ok((view.shape().to_vec(), view.iter().copied().collect()))
+}
+
+/// Points from an array-like of shape `(n, D)`, checked finite. `what` names the argument in
+/// errors.
+pub(crate) fn read_points<const D: usize>(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<Vec<Point<D>>> {
+    let (shape, values) = float_array(value, what)?;
+    if shape.len() != 2 || shape[1] != D {
+        return Err(crate::value_error(format!(
+            "{what} must have shape (n, {D}), got {}",
+            shape_text(&shape)
+        )));
+    }
+    if let Some(i) = values.iter().position(|x| !x.is_finite()) {
+        return Err(crate::value_error(format!(
+            "{what}: point {} has a coordinate that is not finite ({})",
+            i / D,
+            values[i]
+        )));
+    }
+    Ok(values.chunks_exact(D).map(|c| std::array::from_fn(|k| c[k])).collect())
+}
+
+/// `(3, 4)` for a shape.
+pub(crate) fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [one] => format!("({one},)"),
+        _ => format!("({})", shape.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// A point of `D` coordinates from a list; `what` names it in errors.
+pub(crate) fn point<const D: usize>(values: &[f64], what: &str) -> PyResult<Point<D>> {
+    values.try_into().map_err(|_| {
+        crate::value_error(format!("{what} must have {D} coordinates, got {}", values.len()))
+    })
+}
+
+/// The box `[lower, upper)`, periodic or closed, with the library's checks.
+pub(crate) fn domain<const D: usize>(
+    lower: &[f64],
+    upper: &[f64],
+    periodic: bool,
+) -> PyResult<poisson_nd::Domain<D>> {
+    let lower: Point<D> = point(lower, "l_bounds")?;
+    let upper: Point<D> = point(upper, "u_bounds")?;
+    let extent: Vec<f64> = (0..D).map(|k| upper[k] - lower[k]).collect();
+    if let Some(k) = (0..D).find(|&k| upper[k].partial_cmp(&lower[k]) != Some(Ordering::Greater)) {
+        return Err(crate::value_error(format!(
+            "u_bounds must be larger than l_bounds on every axis, but axis {k} has {} ≥ {}",
+            lower[k], upper[k]
+        )));
+    }
+    experiments::domains::from_slices::<D>(&lower, &extent, periodic).map_err(crate::value_error)
+}
