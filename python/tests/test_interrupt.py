@@ -26,7 +26,10 @@ DELAY, GRACE = 0.7, 4.0
 
 def interrupt(statement, warm_up=True):
     code = textwrap.dedent(f"""
-        import sys, time
+        import signal, sys, time
+        # Python leaves SIGINT alone when it starts with the signal ignored (a background job
+        # of a non-interactive shell, as CI may run): install its handler either way.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import numpy as np
         import poisson_nd as pnd
         if {warm_up!r}:
@@ -80,6 +83,7 @@ def test_interrupted_engine_runs_again():
     # After a KeyboardInterrupt the same engine (and a fresh one) run normally.
     code = textwrap.dedent("""
         import signal, threading, os, time
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import numpy as np
         import poisson_nd as pnd
         engine = pnd.Maximal(2, 0.0005, rng=1)

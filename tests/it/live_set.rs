@@ -247,7 +247,11 @@ fn apply<const D: usize>(set: &mut PoissonSet<D>, op: &Op) {
     match op {
         Op::Insert(f) => {
             let p = at(&domain, f);
-            match set.insert(p) {
+            // `check` says what `insert` then does (the point limit is far).
+            let verdict = set.check(&p);
+            let inserted = set.insert(p);
+            assert_eq!(verdict, inserted.as_ref().map(|_| ()).map_err(Clone::clone));
+            match inserted {
                 Ok(id) => {
                     let q = domain.wrap(&p).expect("finite");
                     assert_eq!(set.get(id), Some(&q));
@@ -279,11 +283,15 @@ fn apply<const D: usize>(set: &mut PoissonSet<D>, op: &Op) {
             let id = before.get(*k as usize % before.len().max(1)).map(|e| e.0);
             let unknown = set.next_id();
             assert_eq!(set.remove(unknown), None, "an id never handed out");
+            assert_eq!(set.id(unknown.get()), None);
             if let Some(id) = id {
+                // An id's number names it again while the point is stored, never after.
+                assert_eq!(set.id(id.get()), Some(id));
                 let p = *set.get(id).expect("stored");
                 assert_eq!(set.remove(id), Some(p));
                 assert_eq!(set.remove(id), None, "a removed id stays unknown");
                 assert_eq!(set.get(id), None);
+                assert_eq!(set.id(id.get()), None);
             }
         }
         Op::RemoveArea(area) => {
@@ -820,3 +828,40 @@ const PINNED_FIRST: [(u64, Point<2>); 3] = [
     (1, [0.4896060827838734, 0.6636680545151661]),
     (2, [0.348330275875937, 0.5569076510254569]),
 ];
+
+#[test]
+fn a_fill_stops_when_its_progress_hook_asks_and_keeps_its_points() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let domain = Domain::<2>::unit();
+    let seen = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&seen);
+    let mut set = PoissonSet::new(domain, 0.002).unwrap();
+    set.set_progress(move |progress| {
+        count.fetch_add(1, Ordering::Relaxed);
+        if progress.points >= 2 * poisson_nd::sampler::PROGRESS_EVERY {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
+    let report = set.fill_all(&mut rng_from_seed(5)).unwrap();
+    assert_eq!(report.stop, StopReason::Cancelled);
+    assert_eq!(set.len(), report.added);
+    assert_eq!(set.len(), 2 * poisson_nd::sampler::PROGRESS_EVERY);
+    assert_eq!(seen.load(Ordering::Relaxed), 2);
+    check_invariant(&set);
+    // The builder's hook is the same hook; a fill it never stops gives the points of a set
+    // without one.
+    let mut watched = PoissonSet::builder(domain, 0.01)
+        .with_progress(|_| std::ops::ControlFlow::Continue(()))
+        .build()
+        .unwrap();
+    let mut plain = PoissonSet::new(domain, 0.01).unwrap();
+    watched.fill_all(&mut rng_from_seed(3)).unwrap();
+    plain.fill_all(&mut rng_from_seed(3)).unwrap();
+    assert_eq!(watched.points(), plain.points());
+    // The stopped fill goes on where it stopped.
+    let more = set.fill_all(&mut rng_from_seed(6)).unwrap();
+    assert_eq!(more.stop, StopReason::Cancelled);
+}
