@@ -30,9 +30,6 @@ impl<const D: usize> Live<D> {
     }
 }
 
-/// The points, their ids and their radii (with a field).
-type Arrays<'py> = (Bound<'py, PyArray2<f64>>, Vec<u64>, Option<Vec<f64>>);
-
 /// What Python asks of a set, whatever its dimension.
 trait AnyLive: Send + Sync {
     fn dim(&self) -> usize;
@@ -44,7 +41,9 @@ trait AnyLive: Send + Sync {
     fn nearest(&self, p: &[f64]) -> PyResult<Option<(u64, f64)>>;
     fn within(&self, p: &[f64], distance: f64) -> PyResult<Vec<u64>>;
     fn fill(&mut self, py: Python<'_>, region: Option<&Region>) -> PyResult<(usize, u64, String)>;
-    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>>;
+    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>>;
+    fn ids(&self) -> Vec<u64>;
+    fn radii(&self) -> Option<Vec<f64>>;
     fn snapshot(&self) -> Snapshot;
     fn describe(&self) -> String;
 }
@@ -123,13 +122,17 @@ impl<const D: usize> AnyLive for Live<D> {
         Ok((report.added, report.attempts, report.stop.to_string()))
     }
 
-    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
-        let ids: Vec<u64> = self.set.iter().map(|(id, _)| id.get()).collect();
-        let radii = self
-            .set
-            .radius_field()
-            .map(|_| self.set.iter().filter_map(|(id, _)| self.set.radius_of(id)).collect());
-        Ok((points_array(py, self.set.points())?, ids, radii))
+    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        points_array(py, self.set.points())
+    }
+
+    fn ids(&self) -> Vec<u64> {
+        self.set.iter().map(|(id, _)| id.get()).collect()
+    }
+
+    fn radii(&self) -> Option<Vec<f64>> {
+        self.set.radius_field()?;
+        Some(self.set.iter().filter_map(|(id, _)| self.set.radius_of(id)).collect())
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -290,20 +293,20 @@ impl PoissonSet {
     /// The stored points, shape (n, d), by increasing id.
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        Ok(self.inner.arrays(py)?.0)
+        self.inner.points(py)
     }
 
     /// The ids of the stored points, in the order of `points`.
     #[getter]
     fn ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        Ok(self.inner.arrays(py)?.1.into_pyarray(py))
+        Ok(self.inner.ids().into_pyarray(py))
     }
 
     /// Each stored point's radius (with a radius field), in the order of `points`; None
     /// for a set of one radius.
     #[getter]
     fn radii<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
-        Ok(self.inner.arrays(py)?.2.map(|r| r.into_pyarray(py)))
+        Ok(self.inner.radii().map(|r| r.into_pyarray(py)))
     }
 
     /// The dimension.

@@ -6,7 +6,7 @@ use crate::{Interrupt, dim_error, value_error, whole};
 use experiments::with_dim;
 use experiments::world::{ChunkRequest, SettingNames, WorldSettings, check_reach};
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
-use poisson_nd::chunked::World as Chunked;
+use poisson_nd::chunked::{ChunkPoints, World as Chunked};
 use poisson_nd::{Error, Point};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -65,6 +65,29 @@ fn request_error(e: Error) -> PyErr {
     }
 }
 
+impl<const D: usize> Inner<D> {
+    /// The chunks of `request` with their points, as `experiments world` checks and
+    /// decides them, on a worker thread that Ctrl-C stops.
+    fn request(
+        &mut self,
+        py: Python<'_>,
+        stop: &Interrupt,
+        request: ChunkRequest<D>,
+    ) -> PyResult<Vec<ChunkPoints<D>>> {
+        if self.world.torus_chunks().is_none() {
+            check_reach(&self.world, &self.origin, &request).map_err(value_error)?;
+        }
+        let world = &mut self.world;
+        let decided = crate::interruptible(py, &[stop], || match &request {
+            ChunkRequest::List(list) => {
+                world.chunks(list).map(|points| list.iter().copied().zip(points).collect())
+            }
+            ChunkRequest::Range { lo, hi } => world.range(*lo, *hi),
+        })?;
+        decided.map_err(request_error)
+    }
+}
+
 impl<const D: usize> AnyWorld for Inner<D> {
     fn dim(&self) -> usize {
         D
@@ -78,14 +101,8 @@ impl<const D: usize> AnyWorld for Inner<D> {
     ) -> PyResult<Vec<Bound<'py, PyArray2<f64>>>> {
         let list: Vec<[i64; D]> =
             list.iter().map(|c| chunk::<D>(c, "a chunk")).collect::<PyResult<_>>()?;
-        if self.world.torus_chunks().is_none() {
-            check_reach(&self.world, &self.origin, &ChunkRequest::List(list.clone()))
-                .map_err(value_error)?;
-        }
-        let world = &mut self.world;
-        let points =
-            crate::interruptible(py, &[stop], || world.chunks(&list))?.map_err(request_error)?;
-        points.into_iter().map(|p| points_array(py, p)).collect()
+        let chunks = self.request(py, stop, ChunkRequest::List(list))?;
+        chunks.into_iter().map(|(_, p)| points_array(py, p)).collect()
     }
 
     fn block<'py>(
@@ -101,13 +118,7 @@ impl<const D: usize> AnyWorld for Inner<D> {
                 "the block {lo:?}..{hi:?} is empty along axis {i} (hi is excluded)"
             )));
         }
-        if self.world.torus_chunks().is_none() {
-            check_reach(&self.world, &self.origin, &ChunkRequest::Range { lo, hi })
-                .map_err(value_error)?;
-        }
-        let world = &mut self.world;
-        let chunks =
-            crate::interruptible(py, &[stop], || world.range(lo, hi))?.map_err(request_error)?;
+        let chunks = self.request(py, stop, ChunkRequest::Range { lo, hi })?;
         let total: usize = chunks.iter().map(|(_, p)| p.len()).sum();
         let mut points = Vec::with_capacity(total);
         let mut coordinates = Vec::with_capacity(total * D);
