@@ -328,6 +328,12 @@ pub enum Error {
         chunks: Vec<i64>,
     },
 
+    /// A staged plan ([`Stages`](crate::chunked::Stages)) was asked something it cannot do:
+    /// an empty range or block, a block outside the plan, a cell a stage reads that was
+    /// not given.
+    #[error("staged world: {0}")]
+    Stages(String),
+
     /// A progress hook stopped a run that returns no partial result (a scatter).
     #[error("the run was stopped by its progress hook")]
     Cancelled,

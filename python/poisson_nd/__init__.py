@@ -14,7 +14,7 @@ Rust library's. See docs/python.md.
 2
 """
 
-from ._native import MAX_DIM, MAX_POINTS, Field, PoissonSet, Region, World
+from ._native import MAX_DIM, MAX_POINTS, Field, PoissonSet, Region, World, WorldStages
 from ._engines import (
     BestCandidate,
     Bridson,
@@ -51,6 +51,7 @@ __all__ = [
     "SampleElimination",
     "WhiteNoise",
     "World",
+    "WorldStages",
     "analyze",
     "scatter",
 ]

@@ -18,6 +18,7 @@ mod live;
 mod sampling;
 mod scatter;
 mod shapes;
+mod stages;
 mod world;
 
 /// A one-line library message as the `ValueError` Python code expects.
@@ -210,5 +211,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<shapes::Region>()?;
     m.add_class::<live::PoissonSet>()?;
     m.add_class::<world::World>()?;
+    m.add_class::<stages::WorldStages>()?;
+    m.add_function(wrap_pyfunction!(world::chunked_world_seed, m)?)?;
     Ok(())
 }

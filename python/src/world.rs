@@ -2,6 +2,7 @@
 //! by block, for any dimension behind one Python class.
 
 use crate::arrays::points_array;
+use crate::stages::{AnyStages, WorldStages};
 use crate::{Interrupt, dim_error, value_error, whole};
 use experiments::with_dim;
 use experiments::world::{ChunkRequest, SettingNames, WorldSettings, check_reach};
@@ -10,6 +11,7 @@ use poisson_nd::chunked::{ChunkPoints, World as Chunked};
 use poisson_nd::{Error, Point};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
+use std::sync::Arc;
 
 /// What errors call the settings: the constructor's parameters.
 const NAMES: SettingNames = SettingNames {
@@ -21,10 +23,42 @@ const NAMES: SettingNames = SettingNames {
     max_points: "max_points",
 };
 
-/// One dimension's world with the origin of its chunk lattice.
+/// One dimension's world with the origin of its chunk lattice and the threads its requests
+/// run on.
 struct Inner<const D: usize> {
     world: Chunked<D>,
     origin: Point<D>,
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+/// `work` on `pool`'s threads when one is given, otherwise on rayon's global pool (all
+/// cores).
+pub(crate) fn on_pool<T: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    work: impl FnOnce() -> T + Send,
+) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
+/// Chunks with their points as `(points (n, d), chunks (n, d) int64)`, chunk after chunk.
+pub(crate) fn block_arrays<const D: usize>(
+    py: Python<'_>,
+    chunks: Vec<ChunkPoints<D>>,
+) -> PyResult<Block<'_>> {
+    let total: usize = chunks.iter().map(|(_, p)| p.len()).sum();
+    let mut points = Vec::with_capacity(total);
+    let mut coordinates = Vec::with_capacity(total * D);
+    for (c, p) in chunks {
+        for _ in 0..p.len() {
+            coordinates.extend_from_slice(&c);
+        }
+        points.extend(p);
+    }
+    let coordinates = coordinates.into_pyarray(py).reshape([total, D])?;
+    Ok((points_array(py, points)?, coordinates))
 }
 
 /// Chunk coordinates from Python, `D` of them.
@@ -33,7 +67,7 @@ fn chunk<const D: usize>(c: &[i64], what: &str) -> PyResult<[i64; D]> {
         .map_err(|_| value_error(format!("{what} must have {D} coordinates, got {}", c.len())))
 }
 
-type Block<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>);
+pub(crate) type Block<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>);
 
 trait AnyWorld: Send + Sync {
     fn dim(&self) -> usize;
@@ -51,6 +85,7 @@ trait AnyWorld: Send + Sync {
         hi: &[i64],
     ) -> PyResult<Block<'py>>;
     fn chunk_of(&self, p: &[f64]) -> PyResult<Vec<i64>>;
+    fn stages(&self, lo: &[i64], hi: &[i64], block: &[i64]) -> PyResult<Box<dyn AnyStages>>;
     fn chunk_side(&self) -> Vec<f64>;
     fn torus_chunks(&self) -> Option<Vec<i64>>;
     fn stats(&self) -> (u64, u64, usize);
@@ -77,12 +112,14 @@ impl<const D: usize> Inner<D> {
         if self.world.torus_chunks().is_none() {
             check_reach(&self.world, &self.origin, &request).map_err(value_error)?;
         }
-        let world = &mut self.world;
-        let decided = crate::interruptible(py, &[stop], || match &request {
-            ChunkRequest::List(list) => {
-                world.chunks(list).map(|points| list.iter().copied().zip(points).collect())
-            }
-            ChunkRequest::Range { lo, hi } => world.range(*lo, *hi),
+        let (world, pool) = (&mut self.world, self.pool.as_deref());
+        let decided = crate::interruptible(py, &[stop], || {
+            on_pool(pool, || match &request {
+                ChunkRequest::List(list) => {
+                    world.chunks(list).map(|points| list.iter().copied().zip(points).collect())
+                }
+                ChunkRequest::Range { lo, hi } => world.range(*lo, *hi),
+            })
         })?;
         decided.map_err(request_error)
     }
@@ -119,17 +156,17 @@ impl<const D: usize> AnyWorld for Inner<D> {
             )));
         }
         let chunks = self.request(py, stop, ChunkRequest::Range { lo, hi })?;
-        let total: usize = chunks.iter().map(|(_, p)| p.len()).sum();
-        let mut points = Vec::with_capacity(total);
-        let mut coordinates = Vec::with_capacity(total * D);
-        for (c, p) in chunks {
-            for _ in 0..p.len() {
-                coordinates.extend_from_slice(&c);
-            }
-            points.extend(p);
+        block_arrays(py, chunks)
+    }
+
+    fn stages(&self, lo: &[i64], hi: &[i64], block: &[i64]) -> PyResult<Box<dyn AnyStages>> {
+        let (lo, hi) = (chunk::<D>(lo, "lo")?, chunk::<D>(hi, "hi")?);
+        let block = chunk::<D>(block, "block")?;
+        if self.world.torus_chunks().is_none() {
+            let request = ChunkRequest::Range { lo, hi };
+            check_reach(&self.world, &self.origin, &request).map_err(value_error)?;
         }
-        let coordinates = coordinates.into_pyarray(py).reshape([total, D])?;
-        Ok((points_array(py, points)?, coordinates))
+        Ok(Box::new(self.world.stages(lo, hi, block).map_err(value_error)?))
     }
 
     fn chunk_of(&self, p: &[f64]) -> PyResult<Vec<i64>> {
@@ -162,6 +199,9 @@ pub struct World {
     inner: Box<dyn AnyWorld>,
     settings: WorldSettings,
     interrupt: Interrupt,
+    /// The threads the world's requests run on (`None`: all cores).
+    threads: Option<usize>,
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl std::fmt::Debug for World {
@@ -184,8 +224,9 @@ impl World {
     /// and the chunk side `chunk_size` (defaults as `experiments world`). Confined to the box
     /// `[l_bounds, u_bounds)` when given (periodic: a torus tiled by whole chunks), otherwise
     /// endless with chunk 0 starting at `origin`. A chunk may hold at most `max_points`.
+    /// Requests run on `threads` threads (default all cores); the points do not depend on it.
     #[new]
-    #[pyo3(signature = (d, radius, seed = 0, *, k = None, chunk_size = None, l_bounds = None, u_bounds = None, origin = None, periodic = false, max_points = None))]
+    #[pyo3(signature = (d, radius, seed = 0, *, k = None, chunk_size = None, l_bounds = None, u_bounds = None, origin = None, periodic = false, max_points = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         d: i128,
@@ -198,8 +239,20 @@ impl World {
         origin: Option<Vec<f64>>,
         periodic: bool,
         max_points: Option<i128>,
+        threads: Option<i128>,
     ) -> PyResult<World> {
         let d: usize = whole(d, "d")?;
+        let threads: Option<usize> = threads.map(|t| whole(t, "threads")).transpose()?;
+        let pool = match threads {
+            Some(0) => return Err(value_error("threads must be at least 1, got 0")),
+            Some(t) => Some(Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .map_err(|e| value_error(format!("cannot start {t} threads: {e}")))?,
+            )),
+            None => None,
+        };
         let seed: u64 = whole(seed, "seed")?;
         let k: Option<u32> = k.map(|k| whole(k, "k")).transpose()?;
         let max_points: Option<usize> = max_points.map(|m| whole(m, "max_points")).transpose()?;
@@ -234,9 +287,9 @@ impl World {
         let interrupt = Interrupt::default();
         let inner: Box<dyn AnyWorld> = with_dim!(d, D => {
             let (world, origin) = settings.build::<D>(interrupt.hook(), &NAMES).map_err(value_error)?;
-            Box::new(Inner { world, origin })
+            Box::new(Inner { world, origin, pool: pool.clone() })
         }, else return Err(dim_error(d)));
-        Ok(World { inner, settings, interrupt })
+        Ok(World { inner, settings, interrupt, threads, pool })
     }
 
     /// The points of chunk `c` (d integers), shape (n, d).
@@ -262,6 +315,51 @@ impl World {
     fn block<'py>(&mut self, py: Python<'py>, lo: Vec<i64>, hi: Vec<i64>) -> PyResult<Block<'py>> {
         let result = self.inner.block(py, &self.interrupt, &lo, &hi);
         self.finish(result)
+    }
+
+    /// The staged plan of the chunks `lo ≤ c < hi` in blocks of `block` chunks along each
+    /// axis (an int, or one per axis), for an engine that decides the strata as stages
+    /// (`poisson_nd.dask`); its stages run on the world's threads.
+    fn stages(
+        &self,
+        lo: Vec<i64>,
+        hi: Vec<i64>,
+        block: &Bound<'_, PyAny>,
+    ) -> PyResult<WorldStages> {
+        let d = self.inner.dim();
+        let block: Vec<i64> = match block.extract::<i64>() {
+            Ok(b) => vec![b; d],
+            Err(_) => block.extract().map_err(|_| {
+                value_error("block must be an int or a sequence of ints, one per axis")
+            })?,
+        };
+        let inner = self.inner.stages(&lo, &hi, &block)?;
+        Ok(WorldStages { inner, pool: self.pool.clone() })
+    }
+
+    /// The constructor's arguments, as a dict: `World(**world.settings)` is the same world.
+    #[getter]
+    fn settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let s = &self.settings;
+        let out = pyo3::types::PyDict::new(py);
+        out.set_item("d", s.dim)?;
+        out.set_item("radius", s.radius)?;
+        out.set_item("seed", s.seed)?;
+        out.set_item("k", s.k)?;
+        out.set_item("chunk_size", s.chunk_size)?;
+        match &s.extent {
+            Some(extent) => {
+                let lo = s.origin.clone().unwrap_or_else(|| vec![0.0; s.dim]);
+                let hi: Vec<f64> = lo.iter().zip(extent).map(|(l, e)| l + e).collect();
+                out.set_item("l_bounds", lo)?;
+                out.set_item("u_bounds", hi)?;
+                out.set_item("periodic", s.periodic)?;
+            }
+            None => out.set_item("origin", s.origin.clone())?,
+        }
+        out.set_item("max_points", s.max_points)?;
+        out.set_item("threads", self.threads)?;
+        Ok(out)
     }
 
     /// The chunk holding `point`.
@@ -335,4 +433,12 @@ impl World {
         }
         text + ")"
     }
+}
+
+/// The world seed of a `ChunkedBridson` run with engine seed `seed`: its points are the
+/// chunks of `World(seed=chunked_world_seed(seed), l_bounds=…, u_bounds=…)` over its box.
+#[pyfunction]
+pub fn chunked_world_seed(seed: i128) -> PyResult<u64> {
+    let seed: u64 = whole(seed, "seed")?;
+    Ok(poisson_nd::chunked::world_seed(&mut poisson_nd::rng::rng_from_seed(seed)))
 }

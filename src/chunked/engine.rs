@@ -119,52 +119,97 @@ impl<const D: usize> Engine<D> {
             needed[k].insert(key);
             stack.extend(self.dependencies(&key).iter().map(|d| self.canonical(d).0));
         }
-        let filler = CellFiller { cells: &self.cells, settings: self.settings, clip: self.clip };
-        let period = self.period();
         let total = needed.iter().map(HashSet::len).sum::<usize>().max(1);
-        let (done, placed) = (AtomicUsize::new(0), AtomicUsize::new(0));
-        let cancelled = AtomicBool::new(false);
+        let progress = Tally::new(total, watch);
         for level in needed {
-            if cancelled.load(Ordering::Relaxed) {
+            if progress.cancelled.load(Ordering::Relaxed) {
                 break;
             }
             let mut keys: Vec<CellKey<D>> = level.into_iter().collect();
             keys.sort_unstable();
-            let decide_one = |key: &CellKey<D>| {
-                if cancelled.load(Ordering::Relaxed) {
-                    return (Arc::default(), 0);
-                }
-                let context = self.dependencies(key).into_iter().flat_map(|dependency| {
-                    let (canonical, periods) = self.canonical(&dependency);
-                    let shift: [f64; D] = std::array::from_fn(|i| periods[i] as f64 * period[i]);
-                    let points = have.get(&canonical).map(Arc::clone).unwrap_or_default();
-                    (0..points.len()).map(move |j| {
-                        let p = points[j];
-                        if periods.iter().all(|&n| n == 0) {
-                            p
-                        } else {
-                            std::array::from_fn(|i| p[i] + shift[i])
-                        }
-                    })
-                });
-                let (points, attempts) = filler.fill(key, context, self.cell_seed(key));
-                if let Some(watch) = watch {
-                    let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    let points = placed.fetch_add(points.len(), Ordering::Relaxed) + points.len();
-                    let fraction = Some(done as f64 / total as f64);
-                    if watch.stop(Progress { points, fraction }) {
-                        cancelled.store(true, Ordering::Relaxed);
-                    }
-                }
-                (Arc::new(points), attempts)
-            };
-            let decided = parallel_map(&keys, decide_one);
+            let decided = self.decide_cells(&keys, &have, &progress);
             for (key, (points, drawn)) in keys.into_iter().zip(decided) {
                 attempts += drawn;
                 have.insert(key, points);
             }
         }
-        (have, attempts, cancelled.into_inner())
+        (have, attempts, progress.cancelled.into_inner())
+    }
+
+    /// Decides the (canonical) cells `keys`, all of one stratum, each given the points of
+    /// its dependencies in `have` (a dependency missing from it counts as empty): the
+    /// points and the candidates drawn of each, in the order of `keys`.
+    pub(crate) fn decide_cells(
+        &self,
+        keys: &[CellKey<D>],
+        have: &HashMap<CellKey<D>, CellPoints<D>>,
+        progress: &Tally<'_>,
+    ) -> Vec<(CellPoints<D>, u64)> {
+        let filler = self.filler();
+        let decide_one = |key: &CellKey<D>| {
+            if progress.cancelled.load(Ordering::Relaxed) {
+                return (Arc::default(), 0);
+            }
+            let context = self.dependencies(key).into_iter().flat_map(|dependency| {
+                let (canonical, periods) = self.canonical(&dependency);
+                let shift = self.shift(&periods);
+                let points = have.get(&canonical).map(Arc::clone).unwrap_or_default();
+                (0..points.len()).map(move |j| {
+                    let p = points[j];
+                    if periods.iter().all(|&n| n == 0) {
+                        p
+                    } else {
+                        std::array::from_fn(|i| p[i] + shift[i])
+                    }
+                })
+            });
+            let (points, attempts) = filler.fill(key, context, self.cell_seed(key));
+            progress.count(points.len());
+            (Arc::new(points), attempts)
+        };
+        parallel_map(keys, decide_one)
+    }
+
+    /// What decides one cell given its neighbours.
+    pub(crate) fn filler(&self) -> CellFiller<'_, D> {
+        CellFiller { cells: &self.cells, settings: self.settings, clip: self.clip }
+    }
+
+    /// The shift that moves the points of the canonical cell of `dependency` to where
+    /// `dependency` lies (zero off a torus).
+    pub(crate) fn shift(&self, periods: &[i64; D]) -> [f64; D] {
+        let period = self.period();
+        std::array::from_fn(|i| periods[i] as f64 * period[i])
+    }
+}
+
+/// Cells decided so far in one request, shown to its progress hook.
+#[derive(Default)]
+pub(crate) struct Tally<'a> {
+    /// The cells the request decides in all.
+    total: usize,
+    watch: Option<&'a Watch>,
+    done: AtomicUsize,
+    placed: AtomicUsize,
+    /// Set when the hook asks to stop: the cells not yet decided are left empty.
+    pub(crate) cancelled: AtomicBool,
+}
+
+impl<'a> Tally<'a> {
+    /// A request of `total` cells, shown to `watch`.
+    pub(crate) fn new(total: usize, watch: Option<&'a Watch>) -> Self {
+        Tally { total, watch, ..Tally::default() }
+    }
+
+    /// One more cell decided, with `points` points.
+    fn count(&self, points: usize) {
+        let Some(watch) = self.watch else { return };
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let points = self.placed.fetch_add(points, Ordering::Relaxed) + points;
+        let fraction = Some(done as f64 / self.total.max(1) as f64);
+        if watch.stop(Progress { points, fraction }) {
+            self.cancelled.store(true, Ordering::Relaxed);
+        }
     }
 }
 

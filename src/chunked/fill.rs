@@ -173,6 +173,28 @@ pub(crate) struct CellFiller<'a, const D: usize> {
 }
 
 impl<const D: usize> CellFiller<'_, D> {
+    /// The region cell `key`'s run fills.
+    fn region(&self, key: &CellKey<D>) -> CellRegion<D> {
+        let r = self.settings.radius;
+        let region = CellRegion::new(self.cells.shape(key), self.clip, 2.0 * r);
+        if stratum(key) == 0 { region.with_run_margin(RUN_MARGIN * r) } else { region }
+    }
+
+    /// The box `[low, high]` grown by the radius: the run's grid, which holds every point
+    /// that can conflict with one inside it.
+    fn grown(&self, low: Point<D>, high: Point<D>) -> (Point<D>, Point<D>) {
+        let reach = self.settings.radius * (1.0 + 1e-9);
+        (std::array::from_fn(|i| low[i] - reach), std::array::from_fn(|i| high[i] + reach))
+    }
+
+    /// The closed box outside which no point of a neighbour plays any part in cell `key`'s
+    /// run (`fill` drops those points first); `None` when the cell is empty (outside the
+    /// world's box).
+    pub(crate) fn context_box(&self, key: &CellKey<D>) -> Option<(Point<D>, Point<D>)> {
+        let (low, high) = self.region(key).bounds()?;
+        Some(self.grown(low, high))
+    }
+
     /// The points of cell `key`, decided with the generator seeded by `seed`, given every
     /// point of the lower-stratum cells around it (`context`, in the cell's own frame).
     pub(crate) fn fill(
@@ -183,15 +205,9 @@ impl<const D: usize> CellFiller<'_, D> {
     ) -> (Vec<Point<D>>, u64) {
         let r = self.settings.radius;
         let interior = stratum(key) == 0;
-        let mut region = CellRegion::new(self.cells.shape(key), self.clip, 2.0 * r);
-        if interior {
-            region = region.with_run_margin(RUN_MARGIN * r);
-        }
+        let region = self.region(key);
         let Some((low, high)) = region.bounds() else { return (Vec::new(), 0) };
-        // The grid covers the cell and every point that can conflict with one inside it.
-        let reach = r * (1.0 + 1e-9);
-        let grid_low: Point<D> = std::array::from_fn(|i| low[i] - reach);
-        let grid_high: Point<D> = std::array::from_fn(|i| high[i] + reach);
+        let (grid_low, grid_high) = self.grown(low, high);
         let Ok(domain) = Domain::from_corners(grid_low, grid_high) else {
             return (Vec::new(), 0);
         };

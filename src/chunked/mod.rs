@@ -19,9 +19,11 @@ pub(crate) mod cells;
 pub(crate) mod engine;
 pub(crate) mod fill;
 mod sampler;
+mod stages;
 
 pub use cells::min_chunk_side;
 pub use sampler::{ChunkedBridson, ChunkedBridsonBuilder, ChunkedBridsonOptions};
+pub use stages::{CellMap, Stages};
 
 use crate::domain::Domain;
 use crate::error::Error;
@@ -41,6 +43,13 @@ use std::collections::HashMap;
 pub fn default_chunk_side(dim: usize, radius: f64) -> f64 {
     let radii = if dim <= 2 { 64.0 } else { 32.0 };
     (radii * radius).max(min_chunk_side(dim, radius))
+}
+
+/// The seed of the world whose cells a [`ChunkedBridson`] run with `rng` decides (the
+/// generator's first word): the run's points are those of a [`World`] with this seed, the
+/// run's box ([`WorldBuilder::with_box`]) and chunk side, over the chunks of the box.
+pub fn world_seed<R: rand::Rng + ?Sized>(rng: &mut R) -> u64 {
+    rng.next_u64()
 }
 
 /// A chunk's coordinates and its points.
@@ -305,7 +314,11 @@ impl<const D: usize> World<D> {
         if cancelled {
             return Err(Error::Cancelled);
         }
-        let out = chunks.iter().map(|c| self.points_of_chunk(c, &decided)).collect();
+        let lookup = |key: &CellKey<D>| decided.get(key).map(|points| points.as_slice());
+        let out = chunks
+            .iter()
+            .map(|c| points_of_chunk(&self.engine, self.bounds.as_ref(), c, lookup))
+            .collect();
         // Keep what was decided, then drop the least recently used beyond the capacity.
         for (key, points) in decided.drain() {
             if let std::collections::hash_map::Entry::Vacant(slot) = self.cache.entry(key) {
@@ -325,32 +338,6 @@ impl<const D: usize> World<D> {
         Ok(chunks.into_iter().zip(points).collect())
     }
 
-    /// Chunk `c`'s points among the decided cells: those of the cells over it that lie in
-    /// it (wrapped on a torus), cell by cell in key order.
-    fn points_of_chunk(
-        &self,
-        c: &[i64; D],
-        decided: &HashMap<CellKey<D>, CellPoints<D>>,
-    ) -> Vec<Point<D>> {
-        let mut out = Vec::new();
-        for key in cells_over(c) {
-            let Some(points) = decided.get(&self.engine.canonical(&key).0) else { continue };
-            for p in points.iter() {
-                let p = match &self.bounds {
-                    Some(domain) if domain.is_periodic() => match domain.wrap(p) {
-                        Some(q) => q,
-                        None => continue,
-                    },
-                    _ => *p,
-                };
-                if self.engine.cells.chunk_of(&p) == *c {
-                    out.push(p);
-                }
-            }
-        }
-        out
-    }
-
     /// Drops the least recently used cells beyond the capacity.
     fn evict(&mut self) {
         if self.cache.len() <= self.cache_cells {
@@ -364,6 +351,33 @@ impl<const D: usize> World<D> {
             self.cache.remove(&key);
         }
     }
+}
+
+/// Chunk `c`'s points among decided cells (`lookup` finds a canonical cell's points): those
+/// of the cells over it that lie in it (wrapped on a torus), cell by cell in key order.
+fn points_of_chunk<'a, const D: usize>(
+    engine: &Engine<D>,
+    bounds: Option<&Domain<D>>,
+    c: &[i64; D],
+    lookup: impl Fn(&CellKey<D>) -> Option<&'a [Point<D>]>,
+) -> Vec<Point<D>> {
+    let mut out = Vec::new();
+    for key in cells_over(c) {
+        let Some(points) = lookup(&engine.canonical(&key).0) else { continue };
+        for p in points {
+            let p = match bounds {
+                Some(domain) if domain.is_periodic() => match domain.wrap(p) {
+                    Some(q) => q,
+                    None => continue,
+                },
+                _ => *p,
+            };
+            if engine.cells.chunk_of(&p) == *c {
+                out.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// The keys of the cells that overlap chunk `c`: `2c_i`, `2c_i + 1`, `2c_i + 2` per axis, in

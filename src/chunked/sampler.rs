@@ -227,7 +227,7 @@ impl<const D: usize> Sampler<D> for ChunkedBridson<D> {
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
-        let seed = rng.next_u64();
+        let seed = super::world_seed(rng);
         let (mut points, attempts, cancelled) = match self.threads {
             #[cfg(feature = "rayon")]
             Some(threads) => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {

@@ -3,17 +3,15 @@
 //! bounding box misses the box, and must give exactly the points of a world clipped to that
 //! box, which decides every cell the chunks need.
 
-use poisson_nd::chunked::{World, default_chunk_side};
+use poisson_nd::chunked::{World, default_chunk_side, world_seed};
 use poisson_nd::rng::rng_from_seed;
 use poisson_nd::{ChunkedBridson, Domain, Point, Sampler};
-use rand::Rng;
 use testkit::domains::awkward_box;
 
 /// The sampler's fill and the union of the world's chunks over the box, each sorted.
 fn sampler_and_world<const D: usize>(domain: Domain<D>, r: f64, side: f64, seed: u64) {
     let sampler = ChunkedBridson::builder(domain, r).with_chunk_side(side).build().unwrap();
-    // A run's seed is the first word of its generator.
-    let run_seed = rng_from_seed(seed).next_u64();
+    let run_seed = world_seed(&mut rng_from_seed(seed));
     let mut from_sampler = sampler.sample(usize::MAX, &mut rng_from_seed(seed)).points;
     let mut world = World::<D>::builder(r, run_seed)
         .with_box(domain)

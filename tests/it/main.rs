@@ -15,6 +15,8 @@ mod chunked_bridson_clipping;
 #[cfg(feature = "chunked")]
 mod chunked_dependency_cone;
 #[cfg(feature = "chunked")]
+mod chunked_stages;
+#[cfg(feature = "chunked")]
 mod chunked_worlds;
 mod configuration;
 mod dart_throwing;
