@@ -628,7 +628,7 @@ impl<const D: usize> RadiusField<D> for DensityField<D> {
 }
 
 /// Densities must lie in `[0, 1]`.
-fn check_density_values(values: &[f64]) -> Result<(), Error> {
+pub(crate) fn check_density_values(values: &[f64]) -> Result<(), Error> {
     match values.iter().position(|v| !(0.0..=1.0).contains(v)) {
         Some(index) => Err(Error::InvalidFieldValue {
             index,

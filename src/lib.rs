@@ -76,6 +76,7 @@ pub mod sampler;
 pub mod samplers;
 #[cfg(feature = "scatter")]
 pub mod scatter;
+pub mod surface;
 
 pub use choice::Choice;
 #[cfg(feature = "chunked")]

@@ -32,9 +32,14 @@ pub fn densest_packing_fraction(dim: usize) -> Option<f64> {
 /// of radius r/2 around them fill at most the densest-packing fraction η_D of the box grown
 /// by r/2 on every side (1 beyond D = 8, where η_D is not tabulated).
 pub(crate) fn max_points_estimate<const D: usize>(domain: &Domain<D>, radius: f64) -> f64 {
+    max_points_in_extent(domain.extent(), radius)
+}
+
+/// [`max_points_estimate`] for a box of sides `extent` (flat sides allowed).
+pub(crate) fn max_points_in_extent<const D: usize>(extent: &[f64; D], radius: f64) -> f64 {
     let eta = densest_packing_fraction(D).unwrap_or(1.0);
     let half = radius / 2.0;
-    let grown: f64 = domain.extent().iter().map(|l| l + radius).product();
+    let grown: f64 = extent.iter().map(|l| l + radius).product();
     eta * grown / (unit_ball_volume(D) * half.powi(D as i32))
 }
 

@@ -189,6 +189,8 @@ pub fn summarise(path: &Path) -> Result<Summary, String> {
                 inputs::stl::read_stl(path)
             }
             .map_err(text)?;
+            // Welded by position: a hard edge or a texture seam must not open the surface.
+            let mesh = mesh.positions_only().map_err(|e| format!("{}: {e}", path.display()))?;
             let BoundingBox { lower, upper } = mesh
                 .bounding_box()
                 .ok_or_else(|| format!("{}: the mesh has no vertices", path.display()))?;

@@ -19,4 +19,5 @@ pub mod sample;
 pub mod scatter;
 pub mod shapes;
 pub mod spec;
+pub mod surface;
 pub mod world;

@@ -22,10 +22,22 @@ use std::time::Instant;
 pub struct SampleArgs {
     /// The sampler and its parameters.
     #[command(subcommand)]
-    pub sampler: SamplerSpec,
+    pub sampler: SampleKind,
     /// What every sampler takes.
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// What `sample` samples: a box (or a region in it) with one of the samplers, or the
+/// surface of a mesh.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum SampleKind {
+    /// Points on the surface of a triangle mesh: a maximal fill at --radius, or exactly --n
+    /// points; each with its face, barycentric coordinates and normal.
+    Surface(crate::surface::SurfaceArgs),
+    /// A sampler of the box.
+    #[command(flatten)]
+    Box(SamplerSpec),
 }
 
 /// The flags of `sample` shared by every sampler.
@@ -90,11 +102,46 @@ pub struct RunArgs {
 
 /// Runs `experiments sample`. Errors are one line; nothing is written on an error.
 pub fn run(args: &SampleArgs) -> Result<(), String> {
-    with_dim!(args.run.dim, D => sample_in::<D>(args), else Err(domains::dim_error(args.run.dim)))
+    match &args.sampler {
+        SampleKind::Surface(surface) => crate::surface::run(surface, &surface_settings(&args.run)?),
+        SampleKind::Box(spec) => with_dim!(
+            args.run.dim,
+            D => sample_in::<D>(spec, &args.run),
+            else Err(domains::dim_error(args.run.dim))
+        ),
+    }
 }
 
-fn sample_in<const D: usize>(args: &SampleArgs) -> Result<(), String> {
-    let (spec, run) = (&args.sampler, &args.run);
+/// The flags of `sample` a surface takes; the box's flags are refused.
+fn surface_settings(run: &RunArgs) -> Result<crate::surface::Settings, String> {
+    let box_flags = [
+        (run.domain.extent.is_some(), "--box"),
+        (run.domain.origin.is_some(), "--origin"),
+        (run.domain.periodic, "--periodic"),
+        (run.region.is_some(), "--region"),
+        (run.density.is_some(), "--density (a surface takes --density-texture)"),
+    ];
+    if let Some((_, flag)) = box_flags.iter().find(|(given, _)| *given) {
+        return Err(format!("{flag} does not apply to 'surface': the mesh is the domain"));
+    }
+    if run.dim != 2 && run.dim != 3 {
+        return Err(format!("--dim {} does not apply to 'surface': its points are 3D", run.dim));
+    }
+    Ok(crate::surface::Settings {
+        radius: run.radius,
+        n: run.n,
+        max_points: run.max_points,
+        seed: run.seed,
+        out: run.out.clone(),
+        format: run.format,
+        rmin: run.rmin,
+        rmax: run.rmax,
+        mapping: run.mapping,
+        radius_rule: run.radius_rule,
+    })
+}
+
+fn sample_in<const D: usize>(spec: &SamplerSpec, run: &RunArgs) -> Result<(), String> {
     let name = spec.name();
     check_density_flags(spec, run)?;
     let n = match (spec.is_radius_driven(), run.radius, run.n) {

@@ -220,6 +220,8 @@ pub fn region<const D: usize>(
                 inputs::stl::read_stl(path)
             }
             .map_err(text)?;
+            // Welded by position: a hard edge or a texture seam must not open the surface.
+            let mesh = mesh.positions_only().map_err(|e| format!("{name}: {e}"))?;
             let bounds = mesh.bounding_box().ok_or_else(|| format!("{name}: the mesh is empty"))?;
             let triangles =
                 mesh.triangles.iter().map(|t| t.map(|i| i as usize)).collect::<Vec<_>>();

@@ -197,6 +197,12 @@ impl FieldRule {
         self.radii[index as usize]
     }
 
+    /// The distance the pair rule asks of two radii.
+    #[inline(always)]
+    pub(crate) fn pair_distance(&self, ri: f64, rj: f64) -> f64 {
+        self.rule.distance(ri, rj)
+    }
+
     /// The squared distance (with the pruning slack) beyond which no stored point can
     /// conflict with a candidate of radius `r`.
     #[inline(always)]

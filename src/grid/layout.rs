@@ -359,7 +359,6 @@ impl<const D: usize> GridLayout<D> {
     /// whose lower bound on the distance to `p` (the root of the sum of squared per-axis gaps,
     /// a hair less) exceeds `reach` are skipped. On a torus an axis whose range spans all its
     /// cells is walked once, with no bound.
-    #[cfg(feature = "live")]
     pub(crate) fn any_key_within(
         &self,
         p: &Point<D>,

@@ -6,28 +6,59 @@ use crate::domain::Domain;
 use crate::point::Point;
 use std::ops::Range;
 
-/// Points sorted by the cells of a layout (a counting sort, so the points of a cell keep the
-/// order they were given in): cell `k`'s points are `points()[runs[k]..runs[k + 1]]`.
+/// Points sorted by the cells of a layout (a stable sort, so the points of a cell keep the
+/// order they were given in): each cell's points are one run of `points()`.
 #[derive(Debug, Clone)]
 pub(crate) struct SortedCells<const D: usize> {
     layout: GridLayout<D>,
-    /// Where each cell's run starts, by key, and the end of the last one.
-    starts: Vec<u32>,
+    runs: Runs,
     /// The points in cell order.
     sorted: Vec<Point<D>>,
     /// Each sorted point's index among the points given.
     original: Vec<u32>,
 }
 
+/// Where each cell's run starts.
+#[derive(Debug, Clone)]
+enum Runs {
+    /// By key, for every key of the layout, and the end of the last run.
+    Dense(Vec<u32>),
+    /// For the occupied keys only (in order), with the end of the last run: for layouts
+    /// with far more cells than points (points on a surface in a 3D box).
+    Sparse { keys: Vec<u64>, starts: Vec<u32> },
+}
+
+/// A layout with more keys than this many per point is indexed sparsely.
+const DENSE_KEYS_PER_POINT: u64 = 4;
+
 impl<const D: usize> SortedCells<D> {
     /// Sorts the points `set` (indices into `points`, fewer than 2^32, all inside the
-    /// layout's domain) by the cells of a dense `layout`.
+    /// layout's domain) by the cells of `layout`: a counting sort over all its keys when
+    /// there are few enough, else a sort of the occupied keys.
     pub(crate) fn new(layout: GridLayout<D>, points: &[Point<D>], set: &[u32]) -> Self {
-        let keys: Vec<usize> =
-            set.iter().map(|&i| layout.key_near(&points[i as usize]) as usize).collect();
+        let keys: Vec<u64> = set.iter().map(|&i| layout.key_near(&points[i as usize])).collect();
+        let dense_keys = (set.len() as u64).saturating_mul(DENSE_KEYS_PER_POINT).max(1 << 16);
+        if layout.key_count() > dense_keys {
+            let mut order: Vec<u32> = (0..set.len() as u32).collect();
+            order.sort_by_key(|&k| keys[k as usize]);
+            let original: Vec<u32> = order.iter().map(|&k| set[k as usize]).collect();
+            let mut occupied = Vec::new();
+            let mut starts = Vec::new();
+            for (at, &k) in order.iter().enumerate() {
+                let key = keys[k as usize];
+                if occupied.last() != Some(&key) {
+                    occupied.push(key);
+                    starts.push(at as u32);
+                }
+            }
+            starts.push(set.len() as u32);
+            let sorted = original.iter().map(|&i| points[i as usize]).collect();
+            let runs = Runs::Sparse { keys: occupied, starts };
+            return SortedCells { layout, runs, sorted, original };
+        }
         let mut starts = vec![0u32; layout.key_count() as usize + 1];
         for &key in &keys {
-            starts[key + 1] += 1;
+            starts[key as usize + 1] += 1;
         }
         for k in 0..starts.len() - 1 {
             starts[k + 1] += starts[k];
@@ -35,11 +66,11 @@ impl<const D: usize> SortedCells<D> {
         let mut fill = starts.clone();
         let mut original = vec![0u32; set.len()];
         for (&i, &key) in set.iter().zip(&keys) {
-            original[fill[key] as usize] = i;
-            fill[key] += 1;
+            original[fill[key as usize] as usize] = i;
+            fill[key as usize] += 1;
         }
         let sorted = original.iter().map(|&i| points[i as usize]).collect();
-        SortedCells { layout, starts, sorted, original }
+        SortedCells { layout, runs: Runs::Dense(starts), sorted, original }
     }
 
     /// The layout the points are sorted by.
@@ -60,15 +91,28 @@ impl<const D: usize> SortedCells<D> {
     /// The sorted points of cell `key`, as a range of [`points`](Self::points).
     #[inline]
     pub(crate) fn run(&self, key: u64) -> Range<usize> {
-        self.starts[key as usize] as usize..self.starts[key as usize + 1] as usize
+        match &self.runs {
+            Runs::Dense(starts) => starts[key as usize] as usize..starts[key as usize + 1] as usize,
+            Runs::Sparse { keys, starts } => match keys.binary_search(&key) {
+                Ok(k) => starts[k] as usize..starts[k + 1] as usize,
+                Err(_) => 0..0,
+            },
+        }
     }
 
     /// Every cell that holds points, in key order, with its run.
-    pub(crate) fn occupied(&self) -> impl Iterator<Item = ([u64; D], Range<usize>)> + '_ {
-        (0..self.layout.key_count()).filter_map(move |key| {
-            let run = self.run(key);
-            (!run.is_empty()).then(|| (self.layout.cell_of_key(key), run))
-        })
+    pub(crate) fn occupied(&self) -> Box<dyn Iterator<Item = ([u64; D], Range<usize>)> + '_> {
+        match &self.runs {
+            Runs::Dense(_) => Box::new((0..self.layout.key_count()).filter_map(move |key| {
+                let run = self.run(key);
+                (!run.is_empty()).then(|| (self.layout.cell_of_key(key), run))
+            })),
+            Runs::Sparse { keys, starts } => {
+                Box::new(keys.iter().enumerate().map(move |(k, &key)| {
+                    (self.layout.cell_of_key(key), starts[k] as usize..starts[k + 1] as usize)
+                }))
+            }
+        }
     }
 }
 

@@ -370,6 +370,37 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         }
     }
 
+    /// Calls `visit` with the index of every stored point that may lie within `reach` of
+    /// `p` (and possibly others), until it returns true; returns whether it did. Walks only
+    /// the cells whose lower bound on the distance to `p` is within `reach`
+    /// ([`GridLayout::any_key_within`]): with cells twice the reach, about 8 of the 27
+    /// around `p`. `p` lies in the box.
+    pub(crate) fn any_point_within(
+        &self,
+        p: &Point<D>,
+        reach: f64,
+        mut visit: impl FnMut(u32) -> bool,
+    ) -> bool {
+        let walked = self.layout.any_key_within(p, reach, f64::INFINITY, |key| {
+            let mut link = self.heads.head(key);
+            if link == NONE {
+                return false;
+            }
+            loop {
+                let index = link & !MORE;
+                if visit(index) {
+                    return true;
+                }
+                if link & MORE == 0 {
+                    return false;
+                }
+                link = self.previous[index as usize];
+            }
+        });
+        // A reach of more than 64 cells along an axis: every point.
+        walked.unwrap_or_else(|| (0..self.points.len() as u32).any(visit))
+    }
+
     /// Stores `p` (inside the domain) with its spacing, without checking for conflicts;
     /// returns its index.
     #[inline]

@@ -25,14 +25,14 @@ use std::sync::Arc;
 pub const MAX_DIM: usize = 6;
 
 /// Darts per active cell in one phase of dart throwing, before the phase's success is judged.
-const DARTS_PER_CELL: f64 = 0.5;
+pub(crate) const DARTS_PER_CELL: f64 = 0.5;
 
 /// A phase whose darts removed at least this fraction of its active cells is followed by
 /// another phase at the same cell size; below it, the cells are refined. Refining costs about
 /// as much per cell as a few darts, so it pays once darts mostly land in covered cells
 /// (the constants were tuned on 2D runs of 10^6 points; they change speed, never the output's
 /// distribution).
-const REFINE_BELOW: f64 = 0.3;
+pub(crate) const REFINE_BELOW: f64 = 0.3;
 
 /// Level-0 darts are drawn in the whole box while at least this fraction of the cells is
 /// active; below it, most would land in retired cells, and darts pick from the list instead.

@@ -208,13 +208,6 @@ impl<const D: usize> SampleElimination<D> {
     pub fn progressive(&self) -> bool {
         self.progressive
     }
-
-    /// r_max for `n` points in a volume: the radius of `n` equal balls at the densest
-    /// packing.
-    fn r_max(&self, volume: f64, n: usize) -> f64 {
-        let eta = densest_packing_fraction(D).unwrap_or(2f64.powi(1 - D as i32));
-        (eta * volume / (n as f64 * unit_ball_volume(D))).powf(1.0 / D as f64)
-    }
 }
 
 impl<const D: usize> Sampler<D> for SampleElimination<D> {
@@ -266,55 +259,79 @@ impl<const D: usize> Sampler<D> for SampleElimination<D> {
                 (candidates, sampling.volume() * m as f64 / draws as f64, sampling, draws)
             }
         };
-        let all: Vec<u32> = (0..m as u32).collect();
-        let eliminate = |points: &[Point<D>], set: &[u32], target: usize| {
-            self.eliminate(&grid_box, volume, points, set, target)
-        };
-        let (mut survivors, _) = eliminate(&candidates, &all, count);
-        survivors.sort_unstable();
-        let order = if self.progressive {
-            // Groups of eliminated points, each in reverse elimination order, largest first.
-            let mut groups = Vec::new();
-            while survivors.len() > 1 {
-                let (mut kept, mut eliminated) =
-                    eliminate(&candidates, &survivors, survivors.len() / 2);
-                eliminated.reverse();
-                groups.push(eliminated);
-                kept.sort_unstable();
-                survivors = kept;
-            }
-            let mut order = survivors;
-            for group in groups.into_iter().rev() {
-                order.extend(group);
-            }
-            order
-        } else {
-            survivors
-        };
+        let elimination = Elimination { grid_box, measure: volume, dims: D, sparse: false };
+        let order = elimination.order(&candidates, count, self.progressive);
         let points = order.iter().map(|&i| candidates[i as usize]).collect();
         PointSet::new(points, self.domain, stop, draws)
     }
 }
 
-impl<const D: usize> SampleElimination<D> {
-    /// Eliminates candidates of `set` (indices into `points`, all in the box `grid_box`, of
-    /// which the candidates fill `volume`) until `target` remain. Returns the survivors (in
-    /// no particular order) and the eliminated, in elimination order.
-    fn eliminate(
+/// One weighted elimination setting: candidates spread over a set of dimension `dims` and
+/// measure `measure` (the box's volume; a surface's area, `dims` 2, in 3D), inside the box
+/// `grid_box` the neighbour grid covers. The paper's r_max, d_min and neighbour estimate take
+/// `dims`, so one code serves boxes, regions and surfaces.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Elimination<const D: usize> {
+    pub(crate) grid_box: Domain<D>,
+    pub(crate) measure: f64,
+    pub(crate) dims: usize,
+    /// Whether the neighbour grid keeps only its occupied cells (for candidates on a
+    /// surface, which leaves most cells of its box empty); a box's grid is dense.
+    pub(crate) sparse: bool,
+}
+
+impl<const D: usize> Elimination<D> {
+    /// r_max for `n` points: the radius of `n` equal balls of dimension `dims` packed at
+    /// the densest density in the measure.
+    fn r_max(&self, n: usize) -> f64 {
+        let d = self.dims;
+        let eta = densest_packing_fraction(d).unwrap_or(2f64.powi(1 - d as i32));
+        (eta * self.measure / (n as f64 * unit_ball_volume(d))).powf(1.0 / d as f64)
+    }
+
+    /// The order of the output: the `count` survivors of all of `candidates`, or with
+    /// `progressive` every prefix the survivors of a further halving (see
+    /// [`SampleElimination`]). Indices into `candidates`.
+    pub(crate) fn order(
         &self,
-        grid_box: &Domain<D>,
-        volume: f64,
-        points: &[Point<D>],
-        set: &[u32],
-        target: usize,
-    ) -> (Vec<u32>, Vec<u32>) {
+        candidates: &[Point<D>],
+        count: usize,
+        progressive: bool,
+    ) -> Vec<u32> {
+        let all: Vec<u32> = (0..candidates.len() as u32).collect();
+        let (mut survivors, _) = self.eliminate(candidates, &all, count);
+        survivors.sort_unstable();
+        if !progressive {
+            return survivors;
+        }
+        // Groups of eliminated points, each in reverse elimination order, largest first.
+        let mut groups = Vec::new();
+        while survivors.len() > 1 {
+            let (mut kept, mut eliminated) =
+                self.eliminate(candidates, &survivors, survivors.len() / 2);
+            eliminated.reverse();
+            groups.push(eliminated);
+            kept.sort_unstable();
+            survivors = kept;
+        }
+        let mut order = survivors;
+        for group in groups.into_iter().rev() {
+            order.extend(group);
+        }
+        order
+    }
+
+    /// Eliminates candidates of `set` (indices into `points`, all in the grid box) until
+    /// `target` remain. Returns the survivors (in no particular order) and the eliminated,
+    /// in elimination order.
+    fn eliminate(&self, points: &[Point<D>], set: &[u32], target: usize) -> (Vec<u32>, Vec<u32>) {
         if set.len() <= target {
             return (set.to_vec(), Vec::new());
         }
-        let d_max = 2.0 * self.r_max(volume, target);
+        let d_max = 2.0 * self.r_max(target);
         let ratio = target as f64 / set.len() as f64;
         let d_min = d_max * (1.0 - ratio.powf(GAMMA)) * BETA;
-        let grid = neighbour_grid(grid_box, points, set, d_max);
+        let grid = neighbour_grid(&self.grid_box, points, set, d_max, self.sparse);
         let m = grid.points().len();
         let weight = |d2: f64| {
             let d = d2.sqrt().max(d_min);
@@ -322,7 +339,7 @@ impl<const D: usize> SampleElimination<D> {
         };
         // One grid query per candidate, kept as a neighbour list with each edge's weight, so
         // an elimination walks its list instead of searching the grid again.
-        let per_candidate = expected_neighbours::<D>(set.len(), target);
+        let per_candidate = expected_neighbours(self.dims, set.len(), target);
         let edges = Edges::build(&grid, d_max * d_max, per_candidate, &weight);
         let (alive, mut eliminated) = run_queue(&edges, target);
         // Mapped back only now: a look-up per pop would be one more cache miss in the loop.
@@ -335,10 +352,11 @@ impl<const D: usize> SampleElimination<D> {
 }
 
 /// About how many neighbours a candidate has when `set` candidates are eliminated down to
-/// `target`: 2^D · η_D · set / target (the balls of radius 2·r_max hold that many on average).
-fn expected_neighbours<const D: usize>(set: usize, target: usize) -> f64 {
-    let eta = densest_packing_fraction(D).unwrap_or(2f64.powi(1 - D as i32));
-    2f64.powi(D as i32) * eta * set as f64 / target as f64
+/// `target` in `dims` dimensions: 2^dims · η · set / target (the balls of radius 2·r_max
+/// hold that many on average).
+fn expected_neighbours(dims: usize, set: usize, target: usize) -> f64 {
+    let eta = densest_packing_fraction(dims).unwrap_or(2f64.powi(1 - dims as i32));
+    2f64.powi(dims as i32) * eta * set as f64 / target as f64
 }
 
 /// Every candidate's neighbours (by sorted index) and the weight each contributes, in
@@ -441,24 +459,30 @@ fn run_queue(edges: &Edges, target: usize) -> (Vec<bool>, Vec<u32>) {
 }
 
 /// The candidates `set` (indices into `points`) sorted by cells of side at least `reach` over
-/// `domain`, at most about as many cells as candidates: the cells around a candidate's hold
-/// every candidate closer than `reach`.
+/// `domain`: the cells around a candidate's hold every candidate closer than `reach`. A dense
+/// grid has at most about as many cells as candidates; a `sparse` one has cells of side about
+/// `reach` (at most 2^20 along an axis) and keeps only the occupied ones.
 fn neighbour_grid<const D: usize>(
     domain: &Domain<D>,
     points: &[Point<D>],
     set: &[u32],
     reach: f64,
+    sparse: bool,
 ) -> SortedCells<D> {
     let extent = domain.extent();
     let mut counts = [1u64; D];
-    let mut budget = set.len().max(1) as f64;
+    let mut budget = if sparse { f64::INFINITY } else { set.len().max(1) as f64 };
     for i in 0..D {
-        let along = (extent[i] / (reach * CELL_MARGIN)).floor().clamp(1.0, budget.max(1.0));
+        let most = if sparse { SPARSE_AXIS_CELLS } else { budget.max(1.0) };
+        let along = (extent[i] / (reach * CELL_MARGIN)).floor().clamp(1.0, most);
         budget /= along;
         counts[i] = along as u64;
     }
     SortedCells::new(GridLayout::tiling(domain, counts, reach), points, set)
 }
+
+/// The most cells along one axis of a sparse neighbour grid: keys stay below 2^64.
+const SPARSE_AXIS_CELLS: f64 = (1u64 << 20) as f64;
 
 /// Children of a tournament node: 8 entries of 16 bytes are two cache lines, and a tree of
 /// 5·10^6 leaves is 8 levels high instead of 23.

@@ -157,7 +157,11 @@ fn corners<const D: usize>(domain: &Domain<D>) -> Vec<Point<D>> {
 }
 
 /// The first uncovered vertex of the 2D arrangement, if any.
-fn uncovered_vertex_2d(domain: &Domain<2>, points: &[Point<2>], r: f64) -> Option<Point<2>> {
+pub(crate) fn uncovered_vertex_2d(
+    domain: &Domain<2>,
+    points: &[Point<2>],
+    r: f64,
+) -> Option<Point<2>> {
     let disks = Disks::new(domain, points, r);
     let (o, l) = (domain.origin(), domain.extent());
     let mut vertices = corners(domain);

@@ -22,7 +22,7 @@ fn modules_refer_only_down_the_layers() {
             // The samplers, each a client of the engine.
             &["samplers"],
             // Features built on the engine: live sets, chunked worlds, world scatter.
-            &["live", "chunked", "scatter"],
+            &["live", "chunked", "scatter", "surface"],
         ],
     );
 }

@@ -5,11 +5,12 @@ use super::{AnalyzeOptions, PointRadii, analyze_with_radii, table};
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointFormat};
 use crate::metrics::density_follow;
+use crate::metrics::surface::surface_metrics;
 use crate::shapes;
 use crate::with_dim;
 use poisson_nd::Domain;
 use poisson_nd::field::{DensityMapping, PairRule};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `experiments analyze`.
 #[derive(clap::Args, Debug, Clone)]
@@ -21,9 +22,17 @@ pub struct AnalyzeArgs {
     /// The file's format (default: from its extension).
     #[arg(long, value_enum)]
     pub format: Option<PointFormat>,
-    /// Dimension, 1 to 8: the number of coordinates per line.
+    /// Dimension, 1 to 8: the number of coordinates per line (3, and optional, with
+    /// --mesh).
+    #[arg(long, required_unless_present = "mesh")]
+    pub dim: Option<usize>,
+    /// The points lie on this mesh's surface (.obj, .stl, .ply, .gltf, .glb): measure them
+    /// on it, by Euclidean distance in 3D — closest pair, nearest-neighbour statistics,
+    /// relative radius against the densest packing of its area, coverage by --probes
+    /// probes drawn uniformly over its area. Takes --radius (nominal), --probes, --seed,
+    /// --bins, --json.
     #[arg(long)]
-    pub dim: usize,
+    pub mesh: Option<PathBuf>,
     /// The box.
     #[command(flatten)]
     pub domain: BoxArgs,
@@ -98,7 +107,61 @@ pub struct AnalyzeArgs {
 /// Runs `experiments analyze`: reads the file, checks every point lies in the box, prints
 /// the analysis. Errors are one line, naming the file and line where there is one.
 pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
-    with_dim!(args.dim, D => run_in::<D>(args), else Err(domains::dim_error(args.dim)))
+    if let Some(mesh) = &args.mesh {
+        return run_on_surface(args, mesh);
+    }
+    let dim = args.dim.unwrap_or_default();
+    with_dim!(dim, D => run_in::<D>(args), else Err(domains::dim_error(dim)))
+}
+
+/// `analyze --mesh M`: the points on a surface.
+fn run_on_surface(args: &AnalyzeArgs, mesh_path: &Path) -> Result<(), String> {
+    if let Some(dim) = args.dim.filter(|&d| d != 3) {
+        return Err(format!("--dim {dim} does not apply with --mesh: points on a surface are 3D"));
+    }
+    let not_taken = [
+        (args.domain.extent.is_some(), "--box"),
+        (args.domain.origin.is_some(), "--origin"),
+        (args.domain.periodic, "--periodic"),
+        (args.radius_column.is_some(), "--radius-column"),
+        (args.density.is_some(), "--density"),
+        (args.rmin.is_some(), "--rmin"),
+        (args.rmax.is_some(), "--rmax"),
+        (args.mapping.is_some(), "--mapping"),
+        (args.spectrum_out.is_some(), "--spectrum-out"),
+        (args.exclude_axes, "--exclude-axes"),
+    ];
+    if let Some((_, flag)) = not_taken.iter().find(|(given, _)| *given) {
+        return Err(format!("{flag} does not apply with --mesh"));
+    }
+    if let Some(r) = args.radius
+        && !(r.is_finite() && r > 0.0)
+    {
+        return Err(format!("--radius must be finite and positive, got {r}"));
+    }
+    let mesh = crate::surface::read_surface(mesh_path)?;
+    let format = match args.format {
+        Some(format) => format,
+        None => PointFormat::from_path(&args.file)?,
+    };
+    let read = io::read_points::<3>(&args.file, format, &crate::surface::COLUMNS)
+        .map_err(|e| e.to_string())?;
+    let mut metrics = surface_metrics(
+        &read.data.points,
+        &mesh,
+        args.probes.max(1),
+        args.seed,
+        args.bins.max(1),
+        args.radius,
+    );
+    metrics.face_offset = face_offset(&read, &mesh, &args.file)?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&metrics).map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        print!("{}", table::render_surface(&metrics, &mesh_path.display().to_string()));
+    }
+    Ok(())
 }
 
 fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
@@ -204,6 +267,38 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         print!("{}", table::render(&analysis));
     }
     Ok(())
+}
+
+/// With `face`, `b0`, `b1` and `b2` columns: the largest distance from a point to where its
+/// face and barycentric coordinates place it on the mesh. A face that is not an index of the
+/// mesh's triangles is an error naming the point.
+fn face_offset(
+    read: &io::ReadPoints<3>,
+    mesh: &poisson_nd::surface::SurfaceMesh,
+    file: &Path,
+) -> Result<Option<f64>, String> {
+    let column = |name: &str| read.data.attribute(name).map(|a| &a.values);
+    let (Some(faces), Some(b0), Some(b1), Some(b2)) =
+        (column("face"), column("b0"), column("b1"), column("b2"))
+    else {
+        return Ok(None);
+    };
+    let mut largest = 0.0f64;
+    for (i, p) in read.data.points.iter().enumerate() {
+        let face = faces[i];
+        if !(face >= 0.0 && face.fract() == 0.0 && face < mesh.triangle_count() as f64) {
+            return Err(format!(
+                "{}: point {}: face {face} is not a triangle of the mesh (0 to {})",
+                file.display(),
+                read.positions[i],
+                mesh.triangle_count() - 1
+            ));
+        }
+        let q = mesh.point_at(face as usize, [b0[i], b1[i], b2[i]]);
+        let d = (0..3).map(|k| (p[k] - q[k]) * (p[k] - q[k])).sum::<f64>().sqrt();
+        largest = largest.max(d);
+    }
+    Ok(Some(largest))
 }
 
 fn format_point(p: &[f64]) -> String {

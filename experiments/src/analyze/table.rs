@@ -375,3 +375,63 @@ fn notes(a: &Analysis, w: &mut String) {
         }
     }
 }
+
+/// The table of `analyze --mesh`: points on a surface.
+pub fn render_surface(m: &crate::metrics::surface::SurfaceMetrics, mesh: &str) -> String {
+    let mut w = String::new();
+    let _ = writeln!(
+        w,
+        "{} points on the surface of {mesh}, area {}, density {} (distances Euclidean in 3D)",
+        m.points,
+        num(m.area),
+        num(m.points as f64 / m.area)
+    );
+    let _ = writeln!(w, "\nnearest-neighbour distance");
+    match &m.nearest_neighbour {
+        Some(st) => {
+            let _ = writeln!(
+                w,
+                "  min {}  mean {}  median {}  max {}  std {}",
+                num(st.min),
+                num(st.mean),
+                num(st.median),
+                num(st.max),
+                num(st.std)
+            );
+        }
+        None => {
+            let _ = writeln!(w, "  (fewer than two points)");
+        }
+    }
+    let _ = writeln!(w, "\nrelative radius");
+    let _ = writeln!(
+        w,
+        "  d_min {}  d_max {} (hexagonal packing of the area)  ρ_rel {}",
+        num(m.d_min),
+        num(m.d_max),
+        num(m.relative_radius)
+    );
+    let c = &m.coverage;
+    let _ = writeln!(w, "\ncoverage ({} probes uniform over the area, seed {})", c.probes, c.seed);
+    let _ = writeln!(
+        w,
+        "  largest gap {} ({} d_max)  mean gap {}",
+        num(c.largest_gap),
+        num(c.largest_gap_relative),
+        num(c.mean_gap)
+    );
+    if let Some(offset) = m.face_offset {
+        let _ = writeln!(w, "\nfaces and barycentrics place every point within {}", num(offset));
+    }
+    if let Some(n) = &m.nominal {
+        let _ = writeln!(w, "\nagainst the radius r = {}", num(n.radius));
+        let _ = writeln!(
+            w,
+            "  d_min / r {}  points closer than r to another {}  probes within r {}",
+            num(n.d_min_over_radius),
+            n.points_too_close,
+            num(n.covered_fraction)
+        );
+    }
+    w
+}

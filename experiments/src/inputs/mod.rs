@@ -1,6 +1,7 @@
 //! Input files that describe *where* and *how densely* to sample, read into plain, neutral data:
 //! pictures ([`png`]), arrays ([`npy`]), polygons ([`geojson`]) and triangle meshes ([`obj`],
-//! [`stl`], both giving a [`TriangleMesh`]).
+//! [`stl`], [`ply_mesh`], [`gltf_mesh`], all giving a [`TriangleMesh`] with optional normals
+//! and texture coordinates; [`surface_mesh`] picks one of them by the file's extension).
 //!
 //! The readers only decode and check what a file says; they know nothing of samplers. A density
 //! map or a mask becomes a sampler's input in the library, which applies the project's image
@@ -23,16 +24,20 @@
 #![deny(missing_docs)]
 
 pub mod geojson;
+pub mod gltf_mesh;
 pub mod mesh;
 pub mod npy;
 pub mod obj;
+pub mod ply_mesh;
 pub mod png;
 pub mod stl;
+pub mod surface_mesh;
 
 pub use geojson::Polygon;
 pub use mesh::TriangleMesh;
 pub use npy::Array;
 pub use png::Raster;
+pub use surface_mesh::{decode_mesh, read_mesh};
 
 use std::path::Path;
 

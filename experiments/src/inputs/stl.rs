@@ -1,8 +1,10 @@
 //! STL surfaces, ASCII or binary, read with `stl_io` into a welded [`TriangleMesh`].
 //!
 //! STL lists every facet with its own three corners, so identical corners are welded
-//! (`TriangleMesh::welded`); facet normals are ignored (the corner order is kept). The
-//! 32-bit floats of STL convert exactly to `f64`.
+//! (`TriangleMesh::welded`). Only positions are read: a facet normal belongs to a face, not
+//! to its corners, so it is ignored (the corner order is kept as the winding), and STL has no
+//! texture coordinates; `normals` and `uvs` are `None`. The 32-bit floats of STL convert
+//! exactly to `f64`.
 //!
 //! A file that starts with `solid` is read as ASCII first. If that fails, or the file does not
 //! start with `solid`, it is binary when its size is exactly `84 + 50·n` bytes, `n` being the
@@ -29,6 +31,7 @@ pub fn read_stl(path: &Path) -> Result<TriangleMesh, InputError> {
 ///             vertex 0 1 0\n  endloop\n endfacet\nendsolid t\n";
 /// let mesh = decode_stl(text.as_bytes(), "t.stl")?;
 /// assert_eq!((mesh.vertices.len(), mesh.triangles.len()), (3, 1));
+/// assert_eq!((mesh.normals, mesh.uvs), (None, None));
 /// assert!(decode_stl(b"solid t\n facet normal\n", "t.stl").is_err());
 /// # Ok::<(), experiments::inputs::InputError>(())
 /// ```

@@ -28,6 +28,8 @@
 //! with `--dim 2`) is an error, so a 3D cloud is never read as 2D by mistake.
 
 use super::{Attribute, PointData, ReadError, ReadPoints, indices};
+// One PLY header and body reader for points and meshes.
+use crate::inputs::ply_mesh::{Body, Kind, parse_header};
 use std::io::{self, Write};
 
 /// The names of the coordinate properties the writer uses in `D` dimensions.
@@ -74,218 +76,13 @@ pub fn encode<const D: usize, W: Write>(out: W, data: &PointData<D>) -> io::Resu
     out.flush()
 }
 
-/// How the body is stored.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Encoding {
-    Ascii,
-    LittleEndian,
-    BigEndian,
-}
-
-/// A scalar type of PLY.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Scalar {
-    I8,
-    U8,
-    I16,
-    U16,
-    I32,
-    U32,
-    F32,
-    F64,
-}
-
-impl Scalar {
-    fn parse(name: &str) -> Option<Scalar> {
-        Some(match name {
-            "char" | "int8" => Scalar::I8,
-            "uchar" | "uint8" => Scalar::U8,
-            "short" | "int16" => Scalar::I16,
-            "ushort" | "uint16" => Scalar::U16,
-            "int" | "int32" => Scalar::I32,
-            "uint" | "uint32" => Scalar::U32,
-            "float" | "float32" => Scalar::F32,
-            "double" | "float64" => Scalar::F64,
-            _ => return None,
-        })
-    }
-
-    fn size(self) -> usize {
-        match self {
-            Scalar::I8 | Scalar::U8 => 1,
-            Scalar::I16 | Scalar::U16 => 2,
-            Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
-            Scalar::F64 => 8,
-        }
-    }
-}
-
-/// A property: a scalar, or a list (its count type and item type).
-#[derive(Debug, Clone, PartialEq)]
-enum Kind {
-    Scalar(Scalar),
-    List(Scalar, Scalar),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-struct Property {
-    name: String,
-    kind: Kind,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-struct Element {
-    name: String,
-    count: usize,
-    properties: Vec<Property>,
-}
-
-/// The parsed header and where the body starts.
-#[derive(Debug)]
-struct Header {
-    encoding: Encoding,
-    elements: Vec<Element>,
-    body: usize,
-}
-
-fn parse_header(bytes: &[u8]) -> Result<Header, ReadError> {
-    let invalid = |message: String| ReadError::invalid(message);
-    if !bytes.starts_with(b"ply\n") && !bytes.starts_with(b"ply\r\n") {
-        return Err(invalid("not a PLY file (it does not start with the line `ply`)".into()));
-    }
-    let mut encoding = None;
-    let mut elements: Vec<Element> = Vec::new();
-    let mut offset = 0;
-    loop {
-        let end = bytes[offset..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or_else(|| invalid("the PLY header has no `end_header` line".into()))?;
-        let line = std::str::from_utf8(&bytes[offset..offset + end])
-            .map_err(|_| invalid("the PLY header is not text".into()))?
-            .trim_end_matches('\r');
-        offset += end + 1;
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            ["ply"] | [] => {}
-            ["comment", ..] | ["obj_info", ..] => {}
-            ["format", format, "1.0"] => {
-                encoding = Some(match *format {
-                    "ascii" => Encoding::Ascii,
-                    "binary_little_endian" => Encoding::LittleEndian,
-                    "binary_big_endian" => Encoding::BigEndian,
-                    other => return Err(invalid(format!("unknown PLY format '{other}'"))),
-                });
-            }
-            ["element", name, count] => {
-                let count = count
-                    .parse()
-                    .map_err(|_| invalid(format!("element '{name}' has a bad count '{count}'")))?;
-                elements.push(Element { name: name.to_string(), count, properties: Vec::new() });
-            }
-            ["property", "list", count, item, name] => {
-                let kind = match (Scalar::parse(count), Scalar::parse(item)) {
-                    (Some(c), Some(i)) => Kind::List(c, i),
-                    _ => return Err(invalid(format!("property '{name}' has an unknown type"))),
-                };
-                let element = elements.last_mut().ok_or_else(|| {
-                    invalid(format!("property '{name}' comes before any element"))
-                })?;
-                element.properties.push(Property { name: name.to_string(), kind });
-            }
-            ["property", ty, name] => {
-                let scalar = Scalar::parse(ty)
-                    .ok_or_else(|| invalid(format!("property '{name}' has unknown type '{ty}'")))?;
-                let element = elements.last_mut().ok_or_else(|| {
-                    invalid(format!("property '{name}' comes before any element"))
-                })?;
-                element
-                    .properties
-                    .push(Property { name: name.to_string(), kind: Kind::Scalar(scalar) });
-            }
-            ["end_header"] => break,
-            _ => return Err(invalid(format!("unreadable PLY header line '{line}'"))),
-        }
-    }
-    let encoding = encoding.ok_or_else(|| invalid("the PLY header has no `format` line".into()))?;
-    Ok(Header { encoding, elements, body: offset })
-}
-
-/// Reads the body's values one at a time, in either encoding.
-struct Body<'a> {
-    encoding: Encoding,
-    bytes: &'a [u8],
-    position: usize,
-}
-
-impl Body<'_> {
-    /// The next value of type `scalar`, as `f64` (exact for every PLY type).
-    fn next(&mut self, scalar: Scalar) -> Result<f64, String> {
-        if self.encoding == Encoding::Ascii {
-            let rest = &self.bytes[self.position..];
-            let start =
-                rest.iter().position(|b| !b.is_ascii_whitespace()).ok_or("the file ends early")?;
-            let length = rest[start..]
-                .iter()
-                .position(|b| b.is_ascii_whitespace())
-                .unwrap_or(rest.len() - start);
-            self.position += start + length;
-            let token =
-                std::str::from_utf8(&rest[start..start + length]).map_err(|_| "not text")?;
-            return token.parse::<f64>().map_err(|_| format!("'{token}' is not a number"));
-        }
-        let size = scalar.size();
-        let raw =
-            self.bytes.get(self.position..self.position + size).ok_or("the file ends early")?;
-        self.position += size;
-        let mut b = [0u8; 8];
-        b[..size].copy_from_slice(raw);
-        if self.encoding == Encoding::BigEndian {
-            b[..size].reverse();
-        }
-        Ok(match scalar {
-            Scalar::I8 => f64::from(b[0] as i8),
-            Scalar::U8 => f64::from(b[0]),
-            Scalar::I16 => f64::from(i16::from_le_bytes([b[0], b[1]])),
-            Scalar::U16 => f64::from(u16::from_le_bytes([b[0], b[1]])),
-            Scalar::I32 => f64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            Scalar::U32 => f64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            Scalar::F32 => f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            Scalar::F64 => f64::from_le_bytes(b),
-        })
-    }
-
-    /// Reads one record of `properties`, calling `keep(k, value)` for scalar property `k`.
-    fn record(
-        &mut self,
-        properties: &[Property],
-        mut keep: impl FnMut(usize, f64),
-    ) -> Result<(), String> {
-        for (k, property) in properties.iter().enumerate() {
-            match property.kind {
-                Kind::Scalar(scalar) => keep(k, self.next(scalar)?),
-                Kind::List(count, item) => {
-                    let n = self.next(count)?;
-                    if !(n >= 0.0 && n.fract() == 0.0) {
-                        return Err(format!("list '{}' has a bad length {n}", property.name));
-                    }
-                    for _ in 0..n as usize {
-                        self.next(item)?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Reads the vertices of a PLY file as points with `D` coordinates, keeping the scalar vertex
 /// properties named in `attributes`.
 pub fn decode<const D: usize>(
     bytes: &[u8],
     attributes: &[&str],
 ) -> Result<ReadPoints<D>, ReadError> {
-    let header = parse_header(bytes)?;
+    let header = parse_header(bytes).map_err(ReadError::invalid)?;
     let position = header
         .elements
         .iter()
@@ -333,7 +130,7 @@ pub fn decode<const D: usize>(
                 && matches!(vertex.properties[k].kind, Kind::Scalar(_))
         })
         .collect();
-    let mut body = Body { encoding: header.encoding, bytes, position: header.body };
+    let mut body = Body::new(&header, bytes);
     for (e, element) in header.elements[..position].iter().enumerate() {
         for i in 0..element.count {
             body.record(&element.properties, |_, _| {}).map_err(|m| {

@@ -31,6 +31,7 @@ pub mod pair_correlation;
 pub mod pairs;
 pub mod relative_radius;
 pub mod spectrum;
+pub mod surface;
 pub mod varying_radius;
 
 pub use baseline::{SimulatedReference, WhiteNoiseTheory, simulate_white_noise};

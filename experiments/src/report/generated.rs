@@ -77,6 +77,86 @@ pub fn torus() -> (Vec<[f64; 3]>, Vec<[usize; 3]>) {
     (vertices, triangles)
 }
 
+/// A sphere with bumps of varying curvature around the centre of the unit cube: an
+/// icosahedron whose triangles are split in four `subdivisions` times (20·4^s triangles),
+/// each vertex at radius `0.35·(1 + 0.15·sin 5x·sin 5y·sin 5z + 0.05·sin(12x + 3y))` along
+/// its unit direction `(x, y, z)`. (`python/benches/surface_peers.py` builds the same
+/// surface, centred at the origin with radius 1.)
+pub fn displaced_sphere(subdivisions: u32) -> (Vec<[f64; 3]>, Vec<[usize; 3]>) {
+    let t = (1.0 + 5f64.sqrt()) / 2.0;
+    let unit = |v: [f64; 3]| {
+        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        v.map(|x| x / l)
+    };
+    let mut directions: Vec<[f64; 3]> = [
+        [-1.0, t, 0.0],
+        [1.0, t, 0.0],
+        [-1.0, -t, 0.0],
+        [1.0, -t, 0.0],
+        [0.0, -1.0, t],
+        [0.0, 1.0, t],
+        [0.0, -1.0, -t],
+        [0.0, 1.0, -t],
+        [t, 0.0, -1.0],
+        [t, 0.0, 1.0],
+        [-t, 0.0, -1.0],
+        [-t, 0.0, 1.0],
+    ]
+    .map(unit)
+    .to_vec();
+    let mut triangles: Vec<[usize; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..subdivisions {
+        // Each edge's midpoint once, shared by the two triangles along it.
+        let mut midpoints = std::collections::HashMap::new();
+        let mut midpoint = |a: usize, b: usize, directions: &mut Vec<[f64; 3]>| {
+            *midpoints.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                let (p, q) = (directions[a], directions[b]);
+                directions.push(unit(std::array::from_fn(|i| p[i] + q[i])));
+                directions.len() - 1
+            })
+        };
+        let mut finer = Vec::with_capacity(4 * triangles.len());
+        for [a, b, c] in triangles {
+            let ab = midpoint(a, b, &mut directions);
+            let bc = midpoint(b, c, &mut directions);
+            let ca = midpoint(c, a, &mut directions);
+            finer.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+        }
+        triangles = finer;
+    }
+    let vertices = directions
+        .iter()
+        .map(|&[x, y, z]| {
+            let bump = 0.15 * (5.0 * x).sin() * (5.0 * y).sin() * (5.0 * z).sin()
+                + 0.05 * (12.0 * x + 3.0 * y).sin();
+            let r = 0.35 * (1.0 + bump);
+            [0.5 + r * x, 0.5 + r * y, 0.5 + r * z]
+        })
+        .collect();
+    (vertices, triangles)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +191,20 @@ mod tests {
         assert!(mesh.contains(&[0.8, 0.5, 0.5]) && !mesh.contains(&[0.5, 0.5, 0.5]));
         let (lo, hi) = mesh.bounding_box();
         assert!((0..3).all(|a| lo[a] > 0.0 && hi[a] < 1.0));
+    }
+
+    #[test]
+    fn the_displaced_sphere_is_closed_and_inside_the_cube() {
+        let (vertices, triangles) = displaced_sphere(3);
+        assert_eq!((vertices.len(), triangles.len()), (642, 1280));
+        assert!(vertices.iter().flatten().all(|x| (0.0..1.0).contains(x)));
+        // Closed: every edge is shared by two triangles, in opposite directions.
+        let mut edges = std::collections::HashSet::new();
+        for t in &triangles {
+            for k in 0..3 {
+                assert!(edges.insert((t[k], t[(k + 1) % 3])));
+            }
+        }
+        assert!(edges.iter().all(|&(a, b)| edges.contains(&(b, a))));
     }
 }

@@ -23,12 +23,13 @@
 //! sampler at a range of target counts and fits power laws to time and (for radius-driven
 //! samplers) attempts against N. `docs/report.md` describes every figure and key.
 //!
-//! Two more sections stand beside the comparison, on inputs the report generates itself
+//! Three more sections stand beside the comparison, on inputs the report generates itself
 //! ([`generated`]): "Variable density" ([`variable_density`]: Bridson and dart throwing over a
 //! density map, strip counts against the map's integral, the pair-rule check) and "Regions"
 //! ([`regions`]: Bridson and Halton in a polygon with a hole and two islands, Bridson in a
-//! torus mesh). Their sizes are fixed (a fraction of a second in all); their seeds come from
-//! the base seed through [`figure_seed`] and are written beside their figures. A third,
+//! torus mesh), and "On surfaces" ([`surfaces`]: a maximal fill, sample elimination and
+//! uniform points on a displaced sphere's surface). Their sizes are fixed (a fraction of a second in all); their seeds come from
+//! the base seed through [`figure_seed`] and are written beside their figures. Another,
 //! "Chunked Bridson against Bridson" ([`chunked`]), fills the periodic unit square with plain
 //! and chunked Bridson, the configuration's number of realisations each (seeds from
 //! [`realisation_seed`]), and tests the chunked sampler's promise of equal quality: count,
@@ -54,6 +55,7 @@ pub mod regions;
 mod scaling;
 mod sections;
 mod summary;
+pub mod surfaces;
 pub mod variable_density;
 
 use crate::config::{Config, ConfigError, DimConfig};
@@ -276,6 +278,8 @@ pub struct ReportData {
     pub regions: regions::RegionsResult,
     /// Chunked Bridson against Bridson.
     pub chunked: chunked::ChunkedResult,
+    /// Points on a surface.
+    pub surfaces: surfaces::SurfacesResult,
     /// Every timed run.
     pub timings: Vec<TimingRow>,
 }
@@ -445,6 +449,8 @@ fn measure<A: Analyzer>(
     bar.set_message("variable density and regions");
     let variable_density = variable_density::measure(config.seed, &mut timings)?;
     let regions = regions::measure(config.seed, &mut timings)?;
+    bar.set_message("points on a surface");
+    let surfaces = surfaces::measure(config.seed, &mut timings)?;
     bar.set_message("chunked Bridson against Bridson");
     let chunked = chunked::measure(
         config.seed,
@@ -453,7 +459,7 @@ fn measure<A: Analyzer>(
         &mut timings,
     )?;
     bar.finish_and_clear();
-    Ok(ReportData { dims, scaling, variable_density, regions, chunked, timings })
+    Ok(ReportData { dims, scaling, variable_density, regions, chunked, surfaces, timings })
 }
 
 /// The box of the comparison in `D` dimensions: the unit box, periodic or not as configured.

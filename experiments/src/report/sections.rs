@@ -80,6 +80,7 @@ pub(crate) fn sections<A: Analyzer>(
     }
     sections.push(super::variable_density::section(&data.variable_density)?);
     sections.push(super::regions::section(&data.regions)?);
+    sections.push(super::surfaces::section(&data.surfaces)?);
     sections.push(super::chunked::section(&data.chunked, config.seed)?);
     let glossary = analyzer.glossary();
     if !glossary.is_empty() {

@@ -23,6 +23,8 @@ mod sample_chunked_cli;
 mod sample_cli;
 mod scatter_cli;
 mod scatter_quality;
+mod surface_cli;
+mod surface_readers;
 mod varying_radius_search;
 mod world_cli;
 

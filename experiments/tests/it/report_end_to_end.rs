@@ -10,7 +10,7 @@ use experiments::report::analysis::{
     AnalysisContext, Analyzer, ChartContext, ChartSpec, Curve, Measurements, StandardAnalyzer,
 };
 use experiments::report::{
-    ReportData, chunked, generated, regions, variable_density, write_report,
+    ReportData, chunked, generated, regions, surfaces, variable_density, write_report,
 };
 use poisson_nd::PointSet;
 use std::collections::BTreeSet;
@@ -111,6 +111,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         "Regions",
         "Pair rule max(rᵢ, rⱼ)",
         "Points in the regions",
+        "On surfaces",
+        "Points on the displaced sphere",
         "Chunked Bridson against Bridson",
         "The periodogram at the chunk frequency",
     ] {
@@ -149,6 +151,9 @@ fn quick_report_writes_every_file_with_the_expected_content() {
             "regions-polygon-bridson.svg",
             "regions-polygon-halton.svg",
             "regions-torus-bridson.svg",
+            "surfaces-fill.svg",
+            "surfaces-elimination.svg",
+            "surfaces-uniform.svg",
             "chunked-spectrum.svg",
             "chunked-axis-periodogram.svg",
         ]
@@ -360,10 +365,32 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
         .filter(|n| n.attribute("points").is_some_and(|p| p.split_whitespace().count() > 3))
         .count();
     assert_eq!(outlines, 4);
+    // On surfaces: the fill keeps r and leaves no gap of r; elimination gives exactly the
+    // fill's count, better spread than white noise; the files hold every point's columns.
+    let surfaces = &data.surfaces;
+    let names: Vec<&str> = surfaces.runs.iter().map(|r| r.sampler.as_str()).collect();
+    assert_eq!(names, surfaces::SAMPLERS);
+    let (fill, elimination, uniform) = (&surfaces.runs[0], &surfaces.runs[1], &surfaces.runs[2]);
+    assert!(fill.points.len() > 1000, "{}", fill.points.len());
+    assert!(fill.metrics.d_min >= surfaces::RADIUS);
+    assert!(fill.metrics.coverage.largest_gap < surfaces::RADIUS);
+    assert_eq!(elimination.points.len(), fill.points.len());
+    assert_eq!(uniform.points.len(), fill.points.len());
+    assert!(elimination.metrics.relative_radius > 0.6, "{:?}", elimination.metrics);
+    assert!(uniform.metrics.relative_radius < 0.1, "{:?}", uniform.metrics);
+    for run in &surfaces.runs {
+        let file = csv(&format!("surfaces-{}.csv", run.sampler));
+        assert!(file.starts_with("x0,x1,x2,nx,ny,nz,face,b0,b1,b2\n"), "{}", run.sampler);
+        assert_eq!(file.lines().count(), run.points.len() + 1);
+        let svg = csv(&format!("surfaces-{}.svg", run.sampler));
+        let upper = run.points.iter().filter(|p| p[2] > 0.5).count();
+        assert_eq!(svg.matches("<circle").count(), upper);
+    }
     let timings = read(&out.join("timings.csv"));
     assert!(
         timings.contains("\nvariable-density,bridson,2,")
             && timings.contains("\nregions,halton,2,")
+            && timings.contains("\nsurfaces,elimination,3,")
     );
 }
 

@@ -1,0 +1,606 @@
+//! The maximal Poisson-disk fill of a surface: dart throwing into the triangles' uncovered
+//! pieces, refined until none is left (Ebeida et al.'s active-cell scheme, with triangles
+//! for cells).
+
+use super::mesh::{SurfaceMesh, length, sub};
+use super::points::SurfacePoints;
+use super::radius::SurfaceDensity;
+use crate::config::check_point_limit;
+use crate::defaults::{DENSE_GRID_LIMIT, MAX_POINTS};
+use crate::domain::Domain;
+use crate::error::Error;
+use crate::field::PairRule;
+use crate::grid::{
+    CellHeads, ConflictRule, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, HashedHeads,
+};
+use crate::limits::{check_length, check_radius_for_scale};
+use crate::packing::max_points_in_extent;
+use crate::point::Point;
+use crate::rng::{rng_from_seed, uniform_index, uniform01};
+use crate::sampler::StopReason;
+use crate::samplers::maximal::{DARTS_PER_CELL, REFINE_BELOW};
+use rand::Rng;
+use std::sync::Arc;
+
+/// The deepest subdivision of a triangle: pieces of level L have sides 2^-L of their
+/// triangle's, and lattice coordinates below 2^31. A piece still active at this level is
+/// dropped and counted in [`SurfacePoints::unresolved`]: reaching it needs three disks to
+/// meet within about 2^-31 of a triangle's side, which a random run does not do.
+const MAX_LEVEL: u32 = 31;
+
+/// A maximal Poisson-disk sampler on a triangle surface: no two points closer than `r`
+/// (Euclidean distance in 3D), and every point of the surface within `r` of a sample — not
+/// one more point fits.
+///
+/// Each triangle is split into 4^L congruent pieces (midpoint subdivision), L the smallest
+/// level whose pieces have sides at most `r`, so that a sample in a piece covers it. The
+/// uncovered surface always lies in the *active* pieces. Darts pick an active piece with
+/// probability proportional to its area and a point uniformly in it: a dart closer than `r`
+/// to a sample is rejected (and its piece retires if that sample covers it whole), otherwise
+/// it becomes a sample and its piece retires if covered. When darts stop paying, every
+/// active piece is split into its four halves and the halves that one sample covers whole
+/// are dropped. The run ends when no piece is left: the set is then maximal, and each sample
+/// was uniform over the surface not yet covered, exactly as in dart throwing run to
+/// saturation (docs/algorithms.md, "On surfaces").
+///
+/// With a [`SurfaceDensity`] each point gets the radius of the density where it lies, and
+/// two points keep the distance the [`PairRule`] gives their radii; a piece is covered by a
+/// sample when every point of it would conflict with that sample, judged with a lower bound
+/// of the radius over the piece (the corners' densities for a per-vertex density, a pyramid
+/// of the texture's maxima for a texture).
+///
+/// ```
+/// use poisson_nd::surface::{SurfaceMesh, SurfacePoisson};
+/// // A unit square in the plane z = 0, as two triangles.
+/// let square = SurfaceMesh::new(
+///     vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+///     vec![[0, 1, 2], [0, 2, 3]],
+/// )?;
+/// let points = SurfacePoisson::new(square, 0.05)?.fill_seeded(7);
+/// assert!(points.len() > 250);
+/// assert_eq!(points.unresolved, 0);
+/// # Ok::<(), poisson_nd::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SurfacePoisson {
+    mesh: Arc<SurfaceMesh>,
+    radius: Radius,
+    max_points: usize,
+    layout: Arc<GridLayout<3>>,
+}
+
+#[derive(Debug, Clone)]
+enum Radius {
+    Constant(f64),
+    Density(SurfaceDensity, PairRule),
+}
+
+impl Radius {
+    fn bounds(&self) -> (f64, f64) {
+        match self {
+            Radius::Constant(r) => (*r, *r),
+            Radius::Density(density, _) => density.bounds(),
+        }
+    }
+}
+
+impl SurfacePoisson {
+    /// A maximal fill of `mesh` at radius `r`, with the point limit [`MAX_POINTS`].
+    ///
+    /// Errors: a radius that is not finite and positive ([`Error::InvalidRadius`]); one so
+    /// small for the surface that the fill would pass the point limit
+    /// ([`Error::TooManyPoints`]) or need too fine a grid ([`Error::GridTooLarge`]).
+    pub fn new(mesh: impl Into<Arc<SurfaceMesh>>, r: f64) -> Result<Self, Error> {
+        if !(r.is_finite() && r > 0.0) {
+            return Err(Error::InvalidRadius(r));
+        }
+        Self::build(mesh.into(), Radius::Constant(r), MAX_POINTS)
+    }
+
+    /// A maximal fill of `mesh` whose radius follows a density (see [`SurfaceDensity`]),
+    /// pairs spaced by `rule`.
+    ///
+    /// Errors: as [`new`](Self::new) for the smallest radius; a per-vertex density that is
+    /// not one value per vertex; a texture on a mesh without UVs.
+    pub fn with_density(
+        mesh: impl Into<Arc<SurfaceMesh>>,
+        density: SurfaceDensity,
+        rule: PairRule,
+    ) -> Result<Self, Error> {
+        let mesh = mesh.into();
+        density.check_mesh(&mesh)?;
+        Self::build(mesh, Radius::Density(density, rule), MAX_POINTS)
+    }
+
+    /// The same sampler with another point limit, between 1 and 2^31 − 1. As for the box
+    /// samplers, the limit must hold the densest packing of the surface at the smallest
+    /// radius, so a fill never stops at it.
+    ///
+    /// Errors: a limit out of range; one the packing estimate passes
+    /// ([`Error::TooManyPoints`], which says how many points the radius could place).
+    pub fn with_max_points(self, max_points: usize) -> Result<Self, Error> {
+        check_point_limit(max_points)?;
+        Self::build(self.mesh, self.radius, max_points)
+    }
+
+    fn build(mesh: Arc<SurfaceMesh>, radius: Radius, max_points: usize) -> Result<Self, Error> {
+        let (rmin, rmax) = radius.bounds();
+        let (lower, upper) = mesh.bounds();
+        let scale = lower.iter().chain(&upper).fold(0.0f64, |m, x| m.max(x.abs()));
+        check_radius_for_scale("the surface radius", rmin, scale)?;
+        let estimated_points = points_bound(&mesh, rmin);
+        if estimated_points > max_points as f64 {
+            return Err(Error::TooManyPoints {
+                radius: rmin,
+                estimated_points,
+                estimated_bytes: estimated_points * 64.0,
+                limit: max_points,
+            });
+        }
+        // The grid's box: the surface's box grown by rmax, so that no axis is flat.
+        let sides: [f64; 3] = std::array::from_fn(|i| (upper[i] - lower[i]) + 2.0 * rmax);
+        for side in sides {
+            check_length("a side of the surface's box grown by the largest radius", side)?;
+        }
+        let domain = Domain::from_origin_and_extent(lower.map(|x| x - rmax), sides)?;
+        // Cells twice the reach: a query walks the about 8 of the 27 around a point that
+        // come within reach of it (the surface passes through few of them), in a table a
+        // sixth the size of one with cells of the reach.
+        let (reach, limit) = match &radius {
+            Radius::Constant(r) => (ConstantRadius::new(*r).reach(), DENSE_GRID_LIMIT),
+            Radius::Density(_, rule) => {
+                (FieldRule::new(*rule, rmin, rmax, None).reach(), DENSE_GRID_LIMIT / 5 * 4)
+            }
+        };
+        let layout = GridLayout::new(&domain, 2.0 * reach, reach, limit)?;
+        Ok(SurfacePoisson { mesh, radius, max_points, layout: Arc::new(layout) })
+    }
+
+    /// The surface.
+    pub fn mesh(&self) -> &Arc<SurfaceMesh> {
+        &self.mesh
+    }
+
+    /// The point limit.
+    pub fn max_points(&self) -> usize {
+        self.max_points
+    }
+
+    /// The smallest and largest radius.
+    pub fn radius_bounds(&self) -> (f64, f64) {
+        self.radius.bounds()
+    }
+
+    /// Fills the surface to saturation with [`rng_from_seed`]`(seed)`.
+    pub fn fill_seeded(&self, seed: u64) -> SurfacePoints {
+        self.fill(&mut rng_from_seed(seed))
+    }
+
+    /// Fills the surface to saturation ([`StopReason::Exhausted`]) or to the point limit.
+    pub fn fill<R: Rng + ?Sized>(&self, rng: &mut R) -> SurfacePoints {
+        let capacity = 1024;
+        let layout = Arc::clone(&self.layout);
+        let mesh = &*self.mesh;
+        match &self.radius {
+            Radius::Constant(r) => {
+                let rule = ConstantRadius::new(*r);
+                let at = |_: usize, _: [f64; 3]| ();
+                let below = |_: usize, _: &[[f64; 3]; 3]| ();
+                let face_radius = |_: usize| *r;
+                let (points, _) = if layout.is_dense() {
+                    let grid = Grid::<3, DenseHeads, _>::new(layout, rule, capacity);
+                    Run::new(self, grid).fill(&at, &below, &face_radius, rng)
+                } else {
+                    let grid = Grid::<3, HashedHeads, _>::new(layout, rule, capacity);
+                    Run::new(self, grid).fill(&at, &below, &face_radius, rng)
+                };
+                points
+            }
+            Radius::Density(density, rule) => {
+                let (rmin, rmax) = density.bounds();
+                let at = |face: usize, b: [f64; 3]| density.radius_at(mesh, face, b);
+                let below = |face: usize, corners: &[[f64; 3]; 3]| {
+                    density.radius_below(mesh, face, corners)
+                };
+                let whole = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+                let face_radius = |face: usize| density.radius_below(mesh, face, &whole);
+                let (mut points, rule) = if layout.is_dense() {
+                    let keys = layout.key_count();
+                    let rule = FieldRule::new(*rule, rmin, rmax, Some(keys));
+                    let grid = Grid::<3, DenseHeads, _>::new(layout, rule, capacity);
+                    Run::new(self, grid).fill(&at, &below, &face_radius, rng)
+                } else {
+                    let rule = FieldRule::new(*rule, rmin, rmax, None);
+                    let grid = Grid::<3, HashedHeads, _>::new(layout, rule, capacity);
+                    Run::new(self, grid).fill(&at, &below, &face_radius, rng)
+                };
+                points.radii = Some(rule.into_radii());
+                points
+            }
+        }
+    }
+}
+
+/// An upper bound of the number of points at mutual distance ≥ `r` on the surface: the
+/// smaller of two. Per triangle, disks of radius r/2 around its points are disjoint in its
+/// plane and lie in the triangle grown by r/2, of area A + P·r/2 + π(r/2)² (P its
+/// perimeter). In space, balls of radius r/2 pack the surface's box grown by r/2
+/// (the box samplers' estimate).
+fn points_bound(mesh: &SurfaceMesh, r: f64) -> f64 {
+    let h = r / 2.0;
+    let disk = std::f64::consts::PI * h * h;
+    let per_triangle: f64 = mesh
+        .faces()
+        .iter()
+        .map(|&f| {
+            let [a, b, c] = mesh.corners(f as usize);
+            let perimeter = length(sub(b, a)) + length(sub(c, b)) + length(sub(a, c));
+            (mesh.face_area(f as usize) + perimeter * h) / disk + 1.0
+        })
+        .sum();
+    let (lower, upper) = mesh.bounds();
+    let in_space = max_points_in_extent::<3>(&std::array::from_fn(|i| upper[i] - lower[i]), r);
+    per_triangle.min(in_space)
+}
+
+/// The distance under which a stored point covers a piece: every point of the piece, whose
+/// radius is at least `below`, conflicts with it.
+trait Covering: ConflictRule {
+    fn cover_squared(&self, index: u32, below: Self::Spacing) -> f64;
+}
+
+impl Covering for ConstantRadius {
+    #[inline]
+    fn cover_squared(&self, _: u32, _: ()) -> f64 {
+        let r = self.reach();
+        r * r
+    }
+}
+
+impl Covering for FieldRule {
+    #[inline]
+    fn cover_squared(&self, index: u32, below: f64) -> f64 {
+        let s = self.pair_distance(below, self.radius_of(index));
+        s * s
+    }
+}
+
+/// A piece of a triangle: at level L the triangle's barycentric square `(b1, b2)` is a
+/// lattice of step 2^-L; an *up* piece has corners `(i, j), (i+1, j), (i, j+1)` (in lattice
+/// steps), a *down* piece `(i+1, j), (i, j+1), (i+1, j+1)`.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    face: u32,
+    i: u32,
+    j: u32,
+    /// The level times two, plus one for a down piece.
+    level_down: u32,
+}
+
+impl Piece {
+    fn level(self) -> u32 {
+        self.level_down >> 1
+    }
+
+    fn down(self) -> bool {
+        self.level_down & 1 == 1
+    }
+
+    /// The barycentric coordinates of the corners. Exact: lattice values are dyadic.
+    fn corners(self) -> [[f64; 3]; 3] {
+        let h = 0.5f64.powi(self.level() as i32);
+        let (i, j) = (self.i as f64, self.j as f64);
+        let lattice = if self.down() {
+            [(i + 1.0, j), (i, j + 1.0), (i + 1.0, j + 1.0)]
+        } else {
+            [(i, j), (i + 1.0, j), (i, j + 1.0)]
+        };
+        lattice.map(|(x, y)| {
+            let (b1, b2) = (x * h, y * h);
+            [1.0 - (b1 + b2), b1, b2]
+        })
+    }
+
+    /// The four pieces of the next level.
+    fn children(self) -> [Piece; 4] {
+        let (i, j, face) = (2 * self.i, 2 * self.j, self.face);
+        let level = self.level() + 1;
+        let up = |i, j| Piece { face, i, j, level_down: level << 1 };
+        let down = |i, j| Piece { face, i, j, level_down: level << 1 | 1 };
+        if self.down() {
+            [down(i + 1, j), down(i, j + 1), down(i + 1, j + 1), up(i + 1, j + 1)]
+        } else {
+            [up(i, j), up(i + 1, j), up(i, j + 1), down(i, j)]
+        }
+    }
+}
+
+/// The active pieces whose areas share one binary exponent: each is at least 2^e and below
+/// 2^(e+1), so picking one uniformly and keeping it with probability area / 2^(e+1) draws
+/// in proportion to area with at least even odds.
+#[derive(Debug)]
+struct Bucket {
+    exponent: i32,
+    pieces: Vec<Piece>,
+}
+
+/// The binary exponent of a positive area (subnormals share the lowest).
+fn exponent_of(area: f64) -> i32 {
+    ((area.to_bits() >> 52) & 0x7ff) as i32
+}
+
+/// 2^(e+1) for a biased exponent e: the bound of a bucket's areas.
+fn bucket_bound(exponent: i32) -> f64 {
+    2f64.powi(exponent - 1022)
+}
+
+/// A triangle's corners and area, side by side: a dart reads them in one place rather than
+/// through the vertex indices.
+#[derive(Debug, Clone, Copy)]
+struct Triangle {
+    corners: [Point<3>; 3],
+    area: f64,
+}
+
+impl Triangle {
+    /// [`SurfaceMesh::point_at`], with the same arithmetic.
+    #[inline]
+    fn point_at(&self, b: [f64; 3]) -> Point<3> {
+        let [a, p, q] = &self.corners;
+        std::array::from_fn(|i| a[i] + b[1] * (p[i] - a[i]) + b[2] * (q[i] - a[i]))
+    }
+}
+
+/// One fill: the grid of samples, the pieces, and what the samples were given.
+struct Run<'a, H, C> {
+    sampler: &'a SurfacePoisson,
+    triangles: Vec<Triangle>,
+    grid: Grid<3, H, C>,
+    faces: Vec<u32>,
+    barycentrics: Vec<[f64; 3]>,
+    buckets: Vec<Bucket>,
+    attempts: u64,
+    unresolved: u64,
+}
+
+impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
+    fn new(sampler: &'a SurfacePoisson, grid: Grid<3, H, C>) -> Self {
+        let mesh = &*sampler.mesh;
+        let triangles = (0..mesh.triangle_count())
+            .map(|f| Triangle { corners: mesh.corners(f), area: mesh.face_area(f) })
+            .collect();
+        Run {
+            sampler,
+            triangles,
+            grid,
+            faces: Vec::new(),
+            barycentrics: Vec::new(),
+            buckets: Vec::new(),
+            attempts: 0,
+            unresolved: 0,
+        }
+    }
+
+    fn mesh(&self) -> &'a SurfaceMesh {
+        &self.sampler.mesh
+    }
+
+    fn area(&self, piece: Piece) -> f64 {
+        self.triangles[piece.face as usize].area * 0.25f64.powi(piece.level() as i32)
+    }
+
+    fn add(&mut self, piece: Piece) {
+        let e = exponent_of(self.area(piece));
+        match self.buckets.iter_mut().find(|b| b.exponent == e) {
+            Some(bucket) => bucket.pieces.push(piece),
+            None => self.buckets.push(Bucket { exponent: e, pieces: vec![piece] }),
+        }
+    }
+
+    fn active(&self) -> usize {
+        self.buckets.iter().map(|b| b.pieces.len()).sum()
+    }
+
+    fn full(&self) -> bool {
+        self.faces.len() >= self.sampler.max_points
+    }
+
+    /// The pieces of level 0: each triangle split until its pieces' sides are at most
+    /// `face_radius(face)`, the smallest radius over it.
+    fn start(&mut self, face_radius: &impl Fn(usize) -> f64) {
+        let mesh = self.mesh();
+        for &face in mesh.faces() {
+            let [a, b, c] = mesh.corners(face as usize);
+            let longest = length(sub(b, a)).max(length(sub(c, b))).max(length(sub(a, c)));
+            let r = face_radius(face as usize);
+            let mut level = 0;
+            while longest * 0.5f64.powi(level as i32) > r && level < MAX_LEVEL {
+                level += 1;
+            }
+            let n = 1u32 << level;
+            for i in 0..n {
+                for j in 0..n - i {
+                    self.add(Piece { face, i, j, level_down: level << 1 });
+                    if i + j + 1 < n {
+                        self.add(Piece { face, i, j, level_down: level << 1 | 1 });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the stored point `index` covers the piece with corners `corners` (positions),
+    /// all of whose points have a radius of at least `below`.
+    #[inline]
+    fn covers(&self, index: u32, corners: &[Point<3>; 3], below: C::Spacing) -> bool {
+        let s2 = self.grid.rule().cover_squared(index, below);
+        let q = self.grid.points()[index as usize];
+        corners.iter().all(|c| distance_squared(c, &q) < s2)
+    }
+
+    fn positions(&self, piece: Piece, barycentric: &[[f64; 3]; 3]) -> [Point<3>; 3] {
+        let triangle = &self.triangles[piece.face as usize];
+        barycentric.map(|b| triangle.point_at(b))
+    }
+
+    /// Fills to saturation or the point limit; returns the points and the rule (which keeps
+    /// their radii).
+    fn fill<R: Rng + ?Sized>(
+        mut self,
+        at: &impl Fn(usize, [f64; 3]) -> C::Spacing,
+        below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
+        face_radius: &impl Fn(usize) -> f64,
+        rng: &mut R,
+    ) -> (SurfacePoints, C) {
+        self.start(face_radius);
+        let stop = loop {
+            if self.active() == 0 {
+                break StopReason::Exhausted;
+            }
+            let removed = self.phase(at, below, rng);
+            if self.full() {
+                break StopReason::PointLimit;
+            }
+            if removed < REFINE_BELOW {
+                self.refine(below);
+            }
+        };
+        let (points, rule) = self.grid.into_points_and_rule();
+        let set = SurfacePoints {
+            points,
+            faces: self.faces,
+            barycentrics: self.barycentrics,
+            radii: None,
+            stop,
+            attempts: self.attempts,
+            unresolved: self.unresolved,
+        };
+        (set, rule)
+    }
+
+    /// One phase of darts: `DARTS_PER_CELL` times the active pieces at its start, each
+    /// piece drawn in proportion to its area. Returns the fraction of those pieces retired.
+    fn phase<R: Rng + ?Sized>(
+        &mut self,
+        at: &impl Fn(usize, [f64; 3]) -> C::Spacing,
+        below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
+        rng: &mut R,
+    ) -> f64 {
+        // Counts at the start: a draw past a bucket's current end (a piece retired since)
+        // is a miss, so every active piece keeps the same chance within the phase.
+        let counts: Vec<usize> = self.buckets.iter().map(|b| b.pieces.len()).collect();
+        let bounds: Vec<f64> = self.buckets.iter().map(|b| bucket_bound(b.exponent)).collect();
+        let mut cumulative = Vec::with_capacity(counts.len());
+        let mut total = 0.0;
+        for (&n, &bound) in counts.iter().zip(&bounds) {
+            total += n as f64 * bound;
+            cumulative.push(total);
+        }
+        let start: usize = counts.iter().sum();
+        let mut active = start;
+        let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
+        for _ in 0..darts {
+            if active == 0 || self.full() {
+                break;
+            }
+            self.attempts += 1;
+            let x = uniform01(rng) * total;
+            let b = cumulative.partition_point(|&c| c <= x).min(counts.len() - 1);
+            let k = uniform_index(rng, counts[b]);
+            let Some(&piece) = self.buckets[b].pieces.get(k) else { continue };
+            if uniform01(rng) * bounds[b] >= self.area(piece) {
+                continue;
+            }
+            let face = piece.face as usize;
+            let corners = piece.corners();
+            let (mut s, mut t) = (uniform01(rng), uniform01(rng));
+            if s + t > 1.0 {
+                (s, t) = (1.0 - s, 1.0 - t);
+            }
+            let b1 = corners[0][1]
+                + s * (corners[1][1] - corners[0][1])
+                + t * (corners[2][1] - corners[0][1]);
+            let b2 = corners[0][2]
+                + s * (corners[1][2] - corners[0][2])
+                + t * (corners[2][2] - corners[0][2]);
+            let bary = [1.0 - (b1 + b2), b1, b2];
+            let p = self.triangles[face].point_at(bary);
+            let spacing = at(face, bary);
+            let rule = self.grid.rule();
+            let points = self.grid.points();
+            let mut conflict = None;
+            self.grid.any_point_within(&p, rule.reach(), |index| {
+                let hit =
+                    rule.conflicts(spacing, distance_squared(&p, &points[index as usize]), index);
+                if hit {
+                    conflict = Some(index);
+                }
+                hit
+            });
+            let index = match conflict {
+                Some(index) => index,
+                None => {
+                    self.faces.push(piece.face);
+                    self.barycentrics.push(bary);
+                    self.grid.insert(p, spacing)
+                }
+            };
+            let positions = self.positions(piece, &corners);
+            if self.covers(index, &positions, below(face, &corners)) {
+                self.buckets[b].pieces.swap_remove(k);
+                active -= 1;
+            }
+        }
+        (start - active) as f64 / start.max(1) as f64
+    }
+
+    /// Splits every active piece in four and keeps the halves no single point covers;
+    /// pieces already at [`MAX_LEVEL`] are dropped and counted as unresolved.
+    fn refine(&mut self, below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing) {
+        let old = std::mem::take(&mut self.buckets);
+        let reach = self.grid.rule().reach();
+        let mut near = Vec::new();
+        for bucket in old {
+            for piece in bucket.pieces {
+                // The points that may cover the piece or one of its children: within reach
+                // of a corner of the piece, so within reach plus its longest side of the
+                // first corner. One walk of the grid for the five tests.
+                let corners = piece.corners();
+                let positions = self.positions(piece, &corners);
+                let longest = (0..3)
+                    .map(|k| distance_squared(&positions[k], &positions[(k + 1) % 3]))
+                    .fold(0.0, f64::max)
+                    .sqrt();
+                near.clear();
+                self.grid.any_point_within(&positions[0], reach + longest, |index| {
+                    near.push(index);
+                    false
+                });
+                let covered = |run: &Self, positions: &[Point<3>; 3], below| {
+                    near.iter().any(|&index| run.covers(index, positions, below))
+                };
+                // Covered by a point whose dart missed it: retired whole.
+                if covered(self, &positions, below(piece.face as usize, &corners)) {
+                    continue;
+                }
+                if piece.level() >= MAX_LEVEL {
+                    self.unresolved += 1;
+                    continue;
+                }
+                for child in piece.children() {
+                    let corners = child.corners();
+                    let positions = self.positions(child, &corners);
+                    if !covered(self, &positions, below(child.face as usize, &corners)) {
+                        self.add(child);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[inline]
+fn distance_squared(a: &Point<3>, b: &Point<3>) -> f64 {
+    let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+}

@@ -1,0 +1,350 @@
+//! The triangle surface the samplers of this module place points on.
+
+use crate::domain::Domain;
+use crate::error::Error;
+use crate::point::Point;
+use crate::rng::uniform01;
+use rand::Rng;
+
+/// A triangle mesh as a surface to sample: vertices, triangles by vertex index, and optional
+/// per-vertex normals and texture coordinates.
+///
+/// Any triangle soup is accepted: open or closed, several pieces, any genus, non-manifold
+/// edges. Triangles that bound no area (a repeated vertex index, collinear corners, or an
+/// area that underflows to 0) are **degenerate**: they are ignored by every sampler and
+/// counted ([`degenerate_count`](Self::degenerate_count)); face indices stay those of the
+/// triangles given. Distances on the surface are Euclidean in 3D (the convention of Open3D,
+/// CGAL, trimesh and Blender): two points on either side of a thin wall are as close as the
+/// wall is thick.
+///
+/// Barycentric coordinates `[b0, b1, b2]` weigh the triangle's corners in the order given; a
+/// point is [`point_at`](Self::point_at)`(face, b)` = `A + b1·(B − A) + b2·(C − A)`, the
+/// formula the samplers place their points with, so a point rebuilt from its face and
+/// barycentrics is the same to the last bit.
+///
+/// ```
+/// use poisson_nd::surface::SurfaceMesh;
+/// // A unit square in the plane z = 0, and a triangle with a repeated vertex.
+/// let vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
+/// let mesh = SurfaceMesh::new(vertices, vec![[0, 1, 2], [0, 2, 3], [0, 0, 1]])?;
+/// assert_eq!(mesh.area(), 1.0);
+/// assert_eq!(mesh.degenerate_count(), 1);
+/// assert_eq!(mesh.point_at(1, [0.5, 0.25, 0.25]), [0.25, 0.5, 0.0]);
+/// # Ok::<(), poisson_nd::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SurfaceMesh {
+    vertices: Vec<Point<3>>,
+    triangles: Vec<[u32; 3]>,
+    normals: Option<Vec<[f64; 3]>>,
+    uvs: Option<Vec<[f64; 2]>>,
+    /// Each triangle's area (0 for a degenerate one).
+    areas: Vec<f64>,
+    /// The non-degenerate triangles, by index.
+    faces: Vec<u32>,
+    /// Running sums of the areas of `faces`, for drawing a face in proportion to its area.
+    cumulative: Vec<f64>,
+    lower: Point<3>,
+    upper: Point<3>,
+    /// The box grown by 1/64 of its widest side on every face: the neighbour grid's box.
+    margin_box: Domain<3>,
+}
+
+/// The largest vertex coordinate magnitude: a hundredth of [`MAX_LENGTH`](crate::limits::MAX_LENGTH),
+/// so that the surface's box grown on every side is still a valid box.
+const MAX_COORDINATE: f64 = 1e99;
+
+/// The smallest widest side of a surface's box: a hundred times
+/// [`MIN_LENGTH`](crate::limits::MIN_LENGTH), so that a margin of a sixty-fourth of it is
+/// still a valid length.
+const MIN_WIDEST_SIDE: f64 = 1e-98;
+
+impl SurfaceMesh {
+    /// A surface from its vertices and triangles (three vertex indices each).
+    ///
+    /// Errors: a vertex coordinate that is not finite ([`Error::NonFinite`], naming the
+    /// vertex); a vertex index out of range ([`Error::InvalidTriangle`]); more than
+    /// 2^32 − 1 vertices or triangles; no triangle with a positive area
+    /// ([`Error::EmptyInput`]); a coordinate beyond ±1e99 or a widest side below 1e-98
+    /// ([`Error::OutOfRange`]: rescale the mesh, docs/limits.md).
+    pub fn new(vertices: Vec<Point<3>>, triangles: Vec<[usize; 3]>) -> Result<Self, Error> {
+        for (index, v) in vertices.iter().enumerate() {
+            if let Some(&value) = v.iter().find(|x| !x.is_finite()) {
+                return Err(Error::NonFinite { what: "mesh vertex", index, value });
+            }
+            if let Some(&value) = v.iter().find(|x| x.abs() > MAX_COORDINATE) {
+                return Err(Error::OutOfRange {
+                    name: "a mesh vertex coordinate",
+                    value,
+                    range: "between -1e99 and 1e99 (rescale the mesh)",
+                });
+            }
+        }
+        for (name, count) in
+            [("mesh vertex count", vertices.len()), ("triangle count", triangles.len())]
+        {
+            if count >= u32::MAX as usize {
+                return Err(Error::InvalidParameter {
+                    name,
+                    expected: "below 4294967295",
+                    value: count as f64,
+                });
+            }
+        }
+        let mut indexed = Vec::with_capacity(triangles.len());
+        for (t, triangle) in triangles.iter().enumerate() {
+            if let Some(&v) = triangle.iter().find(|&&v| v >= vertices.len()) {
+                return Err(Error::InvalidTriangle {
+                    triangle: t,
+                    problem: format!(
+                        "vertex index {v} is out of range (the mesh has {} vertices)",
+                        vertices.len()
+                    ),
+                });
+            }
+            indexed.push(triangle.map(|v| v as u32));
+        }
+        let areas: Vec<f64> = indexed
+            .iter()
+            .map(|&[a, b, c]| {
+                if a == b || b == c || a == c {
+                    return 0.0;
+                }
+                let [a, b, c] = [a, b, c].map(|v| vertices[v as usize]);
+                0.5 * length(cross(sub(b, a), sub(c, a)))
+            })
+            .collect();
+        let faces: Vec<u32> =
+            (0..indexed.len() as u32).filter(|&t| areas[t as usize] > 0.0).collect();
+        if faces.is_empty() {
+            return Err(Error::EmptyInput("the mesh's set of triangles with a positive area"));
+        }
+        let mut cumulative = Vec::with_capacity(faces.len());
+        let mut sum = 0.0;
+        for &t in &faces {
+            sum += areas[t as usize];
+            cumulative.push(sum);
+        }
+        let mut lower = [f64::INFINITY; 3];
+        let mut upper = [f64::NEG_INFINITY; 3];
+        for &t in &faces {
+            for v in indexed[t as usize] {
+                let p = vertices[v as usize];
+                for i in 0..3 {
+                    lower[i] = lower[i].min(p[i]);
+                    upper[i] = upper[i].max(p[i]);
+                }
+            }
+        }
+        let widest = (0..3).map(|i| upper[i] - lower[i]).fold(0.0, f64::max);
+        if widest < MIN_WIDEST_SIDE {
+            return Err(Error::OutOfRange {
+                name: "the mesh's widest side",
+                value: widest,
+                range: "at least 1e-98 (rescale the mesh)",
+            });
+        }
+        // A margin of 1/64 of the widest side on every face: no flat axis, room for rounding.
+        let margin = widest / 64.0;
+        let margin_box = Domain::from_origin_and_extent(
+            lower.map(|x| x - margin),
+            std::array::from_fn(|i| upper[i] - lower[i] + 2.0 * margin),
+        )?;
+        Ok(SurfaceMesh {
+            margin_box,
+            vertices,
+            triangles: indexed,
+            normals: None,
+            uvs: None,
+            areas,
+            faces,
+            cumulative,
+            lower,
+            upper,
+        })
+    }
+
+    /// Adds a normal per vertex, interpolated across each triangle for the samples' normals.
+    /// They need not be unit length (they are normalised after interpolation).
+    ///
+    /// Errors: not one per vertex ([`Error::ShapeMismatch`]); a component that is not
+    /// finite ([`Error::NonFinite`]).
+    pub fn with_normals(mut self, normals: Vec<[f64; 3]>) -> Result<Self, Error> {
+        check_per_vertex("mesh vertex normal", &normals, self.vertices.len())?;
+        self.normals = Some(normals);
+        Ok(self)
+    }
+
+    /// Adds texture coordinates per vertex, `[u, v]` with v pointing **up** the image
+    /// (OBJ's and PLY's convention; glTF's v points down and is flipped by the reader), so
+    /// that `(u, v)` is a point of the unit square under the project's image convention
+    /// (row 0 at the top, v = 1).
+    ///
+    /// Errors: not one per vertex ([`Error::ShapeMismatch`]); a value that is not finite
+    /// ([`Error::NonFinite`]).
+    pub fn with_uvs(mut self, uvs: Vec<[f64; 2]>) -> Result<Self, Error> {
+        check_per_vertex("mesh texture coordinate", &uvs, self.vertices.len())?;
+        self.uvs = Some(uvs);
+        Ok(self)
+    }
+
+    /// The vertices.
+    pub fn vertices(&self) -> &[Point<3>] {
+        &self.vertices
+    }
+
+    /// The triangles, as given (degenerate ones included).
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.triangles
+    }
+
+    /// The per-vertex normals, if given.
+    pub fn normals(&self) -> Option<&[[f64; 3]]> {
+        self.normals.as_deref()
+    }
+
+    /// The per-vertex texture coordinates, if given.
+    pub fn uvs(&self) -> Option<&[[f64; 2]]> {
+        self.uvs.as_deref()
+    }
+
+    /// The number of triangles given.
+    pub fn triangle_count(&self) -> usize {
+        self.triangles.len()
+    }
+
+    /// The number of degenerate triangles (no area), which samplers ignore.
+    pub fn degenerate_count(&self) -> usize {
+        self.triangles.len() - self.faces.len()
+    }
+
+    /// The total area of the surface.
+    pub fn area(&self) -> f64 {
+        self.cumulative.last().copied().unwrap_or(0.0)
+    }
+
+    /// The area of triangle `face`.
+    pub fn face_area(&self, face: usize) -> f64 {
+        self.areas[face]
+    }
+
+    /// The triangles with a positive area, by index.
+    pub fn faces(&self) -> &[u32] {
+        &self.faces
+    }
+
+    /// The smallest box holding every non-degenerate triangle: `(lower, upper)` corners.
+    pub fn bounds(&self) -> (Point<3>, Point<3>) {
+        (self.lower, self.upper)
+    }
+
+    /// The bounding box grown by 1/64 of its widest side on every face (no flat axis).
+    pub(crate) fn margin_box(&self) -> &Domain<3> {
+        &self.margin_box
+    }
+
+    /// The corners of triangle `face`.
+    #[inline]
+    pub fn corners(&self, face: usize) -> [Point<3>; 3] {
+        self.triangles[face].map(|v| self.vertices[v as usize])
+    }
+
+    /// The point with barycentric coordinates `b` on triangle `face`:
+    /// `A + b[1]·(B − A) + b[2]·(C − A)` (`b[0]` is implied as `1 − b[1] − b[2]`).
+    #[inline]
+    pub fn point_at(&self, face: usize, b: [f64; 3]) -> Point<3> {
+        let [a, p, q] = self.corners(face);
+        std::array::from_fn(|i| a[i] + b[1] * (p[i] - a[i]) + b[2] * (q[i] - a[i]))
+    }
+
+    /// The unit normal of triangle `face`, by the right-hand rule over its corners in order
+    /// (zero for a degenerate triangle).
+    pub fn face_normal(&self, face: usize) -> [f64; 3] {
+        let [a, b, c] = self.corners(face);
+        normalised(cross(sub(b, a), sub(c, a))).unwrap_or([0.0; 3])
+    }
+
+    /// The surface normal at barycentric `b` on `face`: the vertex normals interpolated and
+    /// normalised when the mesh has them (the face normal where they cancel out), else the
+    /// face normal. Unit length for every non-degenerate face.
+    pub fn normal_at(&self, face: usize, b: [f64; 3]) -> [f64; 3] {
+        if let Some(normals) = &self.normals {
+            let [na, nb, nc] = self.triangles[face].map(|v| normals[v as usize]);
+            let n = std::array::from_fn(|i| b[0] * na[i] + b[1] * nb[i] + b[2] * nc[i]);
+            if let Some(n) = normalised(n) {
+                return n;
+            }
+        }
+        self.face_normal(face)
+    }
+
+    /// The texture coordinates at barycentric `b` on `face`, when the mesh has them.
+    pub fn uv_at(&self, face: usize, b: [f64; 3]) -> Option<[f64; 2]> {
+        let uvs = self.uvs.as_ref()?;
+        let [ua, ub, uc] = self.triangles[face].map(|v| uvs[v as usize]);
+        Some(std::array::from_fn(|i| ua[i] + b[1] * (ub[i] - ua[i]) + b[2] * (uc[i] - ua[i])))
+    }
+
+    /// A face drawn with probability proportional to its area.
+    fn random_face<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        let total = self.area();
+        let target = uniform01(rng) * total;
+        let k = self.cumulative.partition_point(|&s| s <= target).min(self.faces.len() - 1);
+        self.faces[k] as usize
+    }
+
+    /// A point uniform over the surface (white noise: each triangle in proportion to its
+    /// area, then uniform in it), as `(face, barycentrics)`; [`point_at`](Self::point_at)
+    /// gives its position.
+    pub fn random_point<R: Rng + ?Sized>(&self, rng: &mut R) -> (usize, [f64; 3]) {
+        let face = self.random_face(rng);
+        let (mut s, mut t) = (uniform01(rng), uniform01(rng));
+        if s + t > 1.0 {
+            (s, t) = (1.0 - s, 1.0 - t);
+        }
+        (face, [1.0 - s - t, s, t])
+    }
+}
+
+/// Checks a per-vertex attribute: one per vertex, all finite.
+fn check_per_vertex<const N: usize>(
+    what: &'static str,
+    values: &[[f64; N]],
+    vertices: usize,
+) -> Result<(), Error> {
+    if values.len() != vertices {
+        return Err(Error::ShapeMismatch {
+            what: what.into(),
+            expected: vertices,
+            got: values.len(),
+        });
+    }
+    for (index, v) in values.iter().enumerate() {
+        if let Some(&value) = v.iter().find(|x| !x.is_finite()) {
+            return Err(Error::NonFinite { what, index, value });
+        }
+    }
+    Ok(())
+}
+
+#[inline]
+pub(crate) fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+#[inline]
+pub(crate) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+/// The Euclidean length, without overflow or underflow for any finite vector.
+#[inline]
+pub(crate) fn length(v: [f64; 3]) -> f64 {
+    v[0].hypot(v[1]).hypot(v[2])
+}
+
+/// `v` scaled to unit length; `None` for the zero vector.
+fn normalised(v: [f64; 3]) -> Option<[f64; 3]> {
+    let l = length(v);
+    (l > 0.0 && l.is_finite()).then(|| v.map(|x| x / l))
+}

@@ -1,0 +1,422 @@
+//! Points on triangle surfaces: the minimum distance by brute force, maximality by dense
+//! area-weighted probes (and exactly on a flat patch, by the 2D arrangement check of
+//! `maximal`), exact counts, reconstruction from face and barycentrics, unit normals,
+//! bit-identical reruns, variable radius, and the mesh's errors.
+
+use poisson_nd::rng::{rng_from_seed, uniform01};
+use poisson_nd::surface::{SurfaceDensity, SurfaceElimination, SurfaceMesh, SurfacePoisson};
+use poisson_nd::{DensityMapping, Domain, Error, PairRule, StopReason};
+use std::f64::consts::PI;
+
+/// A UV sphere of radius `radius` with `rings` × `segments` quads (poles as fans).
+fn sphere(radius: f64, rings: usize, segments: usize) -> SurfaceMesh {
+    let mut vertices = vec![[0.0, 0.0, radius], [0.0, 0.0, -radius]];
+    for i in 1..rings {
+        let theta = PI * i as f64 / rings as f64;
+        for j in 0..segments {
+            let phi = 2.0 * PI * j as f64 / segments as f64;
+            vertices.push([
+                radius * theta.sin() * phi.cos(),
+                radius * theta.sin() * phi.sin(),
+                radius * theta.cos(),
+            ]);
+        }
+    }
+    let at = |i: usize, j: usize| 2 + (i - 1) * segments + j % segments;
+    let mut triangles = Vec::new();
+    for j in 0..segments {
+        triangles.push([0, at(1, j), at(1, j + 1)]);
+        triangles.push([1, at(rings - 1, j + 1), at(rings - 1, j)]);
+    }
+    for i in 1..rings - 1 {
+        for j in 0..segments {
+            triangles.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    SurfaceMesh::new(vertices, triangles).expect("a valid sphere")
+}
+
+/// A torus (major radius 1, minor 0.35) as a grid of quads, with vertex normals and UVs.
+fn torus(n: usize, m: usize) -> SurfaceMesh {
+    let (big, small) = (1.0, 0.35);
+    let mut vertices = Vec::new();
+    let mut normals = Vec::new();
+    let mut uvs = Vec::new();
+    for i in 0..n {
+        let u = 2.0 * PI * i as f64 / n as f64;
+        for j in 0..m {
+            let v = 2.0 * PI * j as f64 / m as f64;
+            let ring = big + small * v.cos();
+            vertices.push([ring * u.cos(), ring * u.sin(), small * v.sin()]);
+            normals.push([v.cos() * u.cos(), v.cos() * u.sin(), v.sin()]);
+            uvs.push([i as f64 / n as f64, j as f64 / m as f64]);
+        }
+    }
+    let at = |i: usize, j: usize| (i % n) * m + j % m;
+    let mut triangles = Vec::new();
+    for i in 0..n {
+        for j in 0..m {
+            triangles.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    SurfaceMesh::new(vertices, triangles)
+        .and_then(|mesh| mesh.with_normals(normals))
+        .and_then(|mesh| mesh.with_uvs(uvs))
+        .expect("a valid torus")
+}
+
+/// The unit square at z = 0 as a k × k grid of quads, each split in two, with UVs = (x, y).
+fn patch(k: usize) -> SurfaceMesh {
+    let mut vertices = Vec::new();
+    for i in 0..=k {
+        for j in 0..=k {
+            vertices.push([i as f64 / k as f64, j as f64 / k as f64, 0.0]);
+        }
+    }
+    let at = |i: usize, j: usize| i * (k + 1) + j;
+    let mut triangles = Vec::new();
+    for i in 0..k {
+        for j in 0..k {
+            triangles.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    let uvs = vertices.iter().map(|v| [v[0], v[1]]).collect();
+    SurfaceMesh::new(vertices, triangles).and_then(|m| m.with_uvs(uvs)).expect("a valid patch")
+}
+
+/// Two pieces: a square frame with a square hole (z = 0) and, apart from it, a tilted
+/// triangle; plus a degenerate triangle, which must be ignored.
+fn two_pieces_with_a_hole() -> SurfaceMesh {
+    let vertices = vec![
+        // Outer square 0..3, inner square 4..7.
+        [0.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0],
+        [3.0, 3.0, 0.0],
+        [0.0, 3.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [2.0, 1.0, 0.0],
+        [2.0, 2.0, 0.0],
+        [1.0, 2.0, 0.0],
+        // The separate triangle.
+        [5.0, 0.0, 0.0],
+        [7.0, 0.0, 1.0],
+        [5.0, 2.0, 2.0],
+    ];
+    let triangles = vec![
+        [0, 1, 5],
+        [0, 5, 4],
+        [1, 2, 6],
+        [1, 6, 5],
+        [2, 3, 7],
+        [2, 7, 6],
+        [3, 0, 4],
+        [3, 4, 7],
+        [8, 9, 10],
+        [8, 8, 9],
+    ];
+    SurfaceMesh::new(vertices, triangles).expect("valid")
+}
+
+/// The smallest distance between two points, by brute force.
+fn closest(points: &[[f64; 3]]) -> f64 {
+    let mut best = f64::INFINITY;
+    for i in 0..points.len() {
+        for j in i + 1..points.len() {
+            best = best.min(dist2(&points[i], &points[j]));
+        }
+    }
+    best.sqrt()
+}
+
+fn dist2(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    (0..3).map(|i| (a[i] - b[i]).powi(2)).sum()
+}
+
+/// Random points uniform over the surface's area (by rejection on the triangles' areas).
+fn probes(mesh: &SurfaceMesh, n: usize, seed: u64) -> Vec<(usize, [f64; 3])> {
+    let mut rng = rng_from_seed(seed);
+    let faces = mesh.faces();
+    let largest = faces.iter().map(|&f| mesh.face_area(f as usize)).fold(0.0, f64::max);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let f = faces[(uniform01(&mut rng) * faces.len() as f64) as usize] as usize;
+        if uniform01(&mut rng) * largest >= mesh.face_area(f) {
+            continue;
+        }
+        let (mut s, mut t) = (uniform01(&mut rng), uniform01(&mut rng));
+        if s + t > 1.0 {
+            (s, t) = (1.0 - s, 1.0 - t);
+        }
+        out.push((f, mesh.point_at(f, [1.0 - s - t, s, t])));
+    }
+    out
+}
+
+/// The surfaces every check runs on, with a radius for about a thousand points or fewer.
+fn surfaces() -> Vec<(&'static str, SurfaceMesh, f64)> {
+    vec![
+        ("sphere", sphere(1.0, 24, 48), 0.12),
+        ("torus", torus(48, 16), 0.09),
+        ("patch", patch(7), 0.045),
+        ("two pieces and a hole", two_pieces_with_a_hole(), 0.2),
+    ]
+}
+
+#[test]
+fn a_fill_keeps_its_distance_and_leaves_no_gap() {
+    for (name, mesh, r) in surfaces() {
+        let set = SurfacePoisson::new(mesh.clone(), r).expect("valid").fill_seeded(5);
+        assert_eq!(set.stop, StopReason::Exhausted, "{name}");
+        assert_eq!(set.unresolved, 0, "{name}");
+        assert!(set.len() > 50, "{name}: {} points", set.len());
+        let d = closest(&set.points);
+        assert!(d >= r, "{name}: pair at {d} < {r}");
+        // Maximal: every probe of the surface is within r of a sample.
+        for (f, p) in probes(&mesh, 20_000, 9) {
+            let near = set.points.iter().map(|q| dist2(&p, q)).fold(f64::INFINITY, f64::min);
+            assert!(
+                near < r * r,
+                "{name}: probe {p:?} on face {f} is {} from every sample",
+                near.sqrt()
+            );
+        }
+        // Degenerate triangles get nothing; every point lies on a face with area.
+        assert!(set.faces.iter().all(|&f| mesh.face_area(f as usize) > 0.0), "{name}");
+    }
+}
+
+#[test]
+fn a_flat_patch_is_exactly_maximal() {
+    let mesh = patch(5);
+    let domain = Domain::<2>::unit();
+    for seed in 0..3 {
+        let r = 0.04;
+        let set = SurfacePoisson::new(mesh.clone(), r).expect("valid").fill_seeded(seed);
+        let flat: Vec<[f64; 2]> = set.points.iter().map(|p| [p[0], p[1]]).collect();
+        assert!(set.points.iter().all(|p| p[2] == 0.0));
+        let hole = crate::maximal::uncovered_vertex_2d(&domain, &flat, r);
+        assert_eq!(hole, None, "seed {seed}: {} points", set.len());
+    }
+}
+
+#[test]
+fn points_rebuild_from_face_and_barycentrics_with_unit_normals() {
+    for (name, mesh, r) in surfaces() {
+        let fill = SurfacePoisson::new(mesh.clone(), r).expect("valid").fill_seeded(1);
+        let exact = SurfaceElimination::new(mesh.clone()).sample_seeded(700, 1);
+        for set in [&fill, &exact] {
+            for (k, p) in set.points.iter().enumerate() {
+                let b = set.barycentrics[k];
+                assert!(b.iter().all(|&x| (-1e-12..=1.0 + 1e-12).contains(&x)), "{name}: {b:?}");
+                assert!((b.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{name}");
+                let rebuilt = mesh.point_at(set.faces[k] as usize, b);
+                let scale = p.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+                assert!(dist2(p, &rebuilt).sqrt() <= 1e-12 * scale, "{name}");
+            }
+            for n in set.normals(&mesh) {
+                assert!((n.iter().map(|x| x * x).sum::<f64>().sqrt() - 1.0).abs() < 1e-12);
+            }
+            assert_eq!(set.uvs(&mesh).is_some(), mesh.uvs().is_some(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn interpolated_normals_follow_the_torus() {
+    let mesh = torus(64, 24);
+    let set = SurfacePoisson::new(mesh.clone(), 0.1).expect("valid").fill_seeded(2);
+    for (p, n) in set.points.iter().zip(set.normals(&mesh)) {
+        // The true normal points from the tube's centre circle to the point.
+        let ring = p[0].hypot(p[1]);
+        let centre = [p[0] / ring, p[1] / ring, 0.0];
+        let out: Vec<f64> = (0..3).map(|i| p[i] - centre[i]).collect();
+        let len = out.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let cos: f64 = (0..3).map(|i| n[i] * out[i] / len).sum();
+        assert!(cos > 0.99, "normal {n:?} at {p:?}");
+    }
+}
+
+#[test]
+fn elimination_gives_exactly_n_well_spread_points() {
+    for (name, mesh, _) in surfaces() {
+        for n in [1, 2, 10, 500, 2000] {
+            let set = SurfaceElimination::new(mesh.clone()).sample_seeded(n, 3);
+            assert_eq!(set.len(), n, "{name}");
+            assert_eq!(set.stop, StopReason::TargetReached);
+            assert_eq!(set.attempts, 5 * n as u64);
+        }
+        // Spread: the closest pair is a good fraction of the packing radius for the area
+        // (relative radius; white noise of 2000 points would be near 0.01).
+        let n = 2000;
+        let set = SurfaceElimination::new(mesh.clone()).sample_seeded(n, 4);
+        let packing = (mesh.area() / (2.0 * 3f64.sqrt() * n as f64)).sqrt() * 2.0;
+        let relative = closest(&set.points) / packing;
+        assert!(relative > 0.5, "{name}: relative radius {relative}");
+    }
+    // Progressive: the first half is itself the output of a halving.
+    let mesh = sphere(1.0, 16, 32);
+    let set = SurfaceElimination::new(mesh.clone()).with_progressive(true).sample_seeded(800, 6);
+    let half = &set.points[..400];
+    let packing = (mesh.area() / (2.0 * 3f64.sqrt() * 400.0)).sqrt() * 2.0;
+    assert!(closest(half) / packing > 0.5);
+}
+
+#[test]
+fn reruns_are_bit_identical() {
+    let mesh = torus(40, 14);
+    let a = SurfacePoisson::new(mesh.clone(), 0.08).unwrap().fill_seeded(11);
+    let b = SurfacePoisson::new(mesh.clone(), 0.08).unwrap().fill_seeded(11);
+    assert_eq!(a, b);
+    let c = SurfacePoisson::new(mesh.clone(), 0.08).unwrap().fill_seeded(12);
+    assert_ne!(a.points, c.points);
+    let a = SurfaceElimination::new(mesh.clone()).sample_seeded(900, 11);
+    let b = SurfaceElimination::new(mesh.clone()).sample_seeded(900, 11);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_density_sets_each_points_radius() {
+    let mesh = patch(6);
+    let (rmin, rmax) = (0.02, 0.08);
+    // Dense at x = 1 (density 1), sparse at x = 0, per vertex and as a texture.
+    let per_vertex: Vec<f64> = mesh.vertices().iter().map(|v| v[0]).collect();
+    let texture: Vec<f64> = (0..8).flat_map(|_| (0..32).map(|i| (i as f64 + 0.5) / 32.0)).collect();
+    let densities = [
+        SurfaceDensity::per_vertex(per_vertex, DensityMapping::Lerp, rmin, rmax).unwrap(),
+        SurfaceDensity::texture(32, 8, texture, DensityMapping::Lerp, rmin, rmax).unwrap(),
+    ];
+    for density in densities {
+        for rule in [PairRule::Max, PairRule::Min, PairRule::Mean] {
+            let sampler =
+                SurfacePoisson::with_density(mesh.clone(), density.clone(), rule).unwrap();
+            let set = sampler.fill_seeded(4);
+            assert_eq!(set.stop, StopReason::Exhausted);
+            assert_eq!(set.unresolved, 0);
+            let radii = set.radii.as_ref().expect("radii");
+            // Every pair keeps the rule's distance.
+            for i in 0..set.len() {
+                for j in i + 1..set.len() {
+                    let s = rule.distance(radii[i], radii[j]);
+                    let d = dist2(&set.points[i], &set.points[j]).sqrt();
+                    assert!(d >= s, "{rule:?}: pair at {d} < {s}");
+                }
+            }
+            // Maximal: a probe with radius r(x) conflicts with some sample.
+            for (f, p) in probes(&mesh, 5000, 2) {
+                let b = {
+                    // The patch is flat and axis-aligned: the radius is that of x.
+                    let x = p[0];
+                    rmin * x + rmax * (1.0 - x)
+                };
+                let hit = set.points.iter().zip(radii).any(|(q, &rq)| {
+                    let s = rule.distance(b * (1.0 + 1e-9), rq);
+                    dist2(&p, q) < s * s
+                });
+                assert!(hit, "{rule:?}: probe {p:?} on face {f} has room");
+            }
+            // Denser on the right.
+            let right = set.points.iter().filter(|p| p[0] > 0.5).count();
+            assert!(right > 2 * (set.len() - right), "{right} of {}", set.len());
+        }
+    }
+}
+
+#[test]
+fn the_point_limit_must_hold_the_densest_packing() {
+    // As for the box samplers: a limit the packing estimate passes is refused up front, with
+    // the estimate; one that holds it is never reached.
+    let sampler = SurfacePoisson::new(sphere(1.0, 12, 24), 0.05).unwrap();
+    let Err(Error::TooManyPoints { estimated_points, limit: 100, .. }) =
+        sampler.clone().with_max_points(100)
+    else {
+        panic!("a limit of 100 points at radius 0.05 on the unit sphere is refused");
+    };
+    let limit = estimated_points.ceil() as usize;
+    let set = sampler.with_max_points(limit).unwrap().fill_seeded(1);
+    assert_eq!(set.stop, StopReason::Exhausted);
+    assert!(set.len() < limit, "{} of {limit}", set.len());
+    assert!(SurfacePoisson::new(sphere(1.0, 12, 24), 0.05).unwrap().with_max_points(0).is_err());
+    let eliminated = SurfaceElimination::new(sphere(1.0, 12, 24))
+        .with_max_points(50)
+        .unwrap()
+        .sample_seeded(80, 1);
+    assert_eq!((eliminated.len(), eliminated.stop), (50, StopReason::PointLimit));
+}
+
+#[test]
+fn bad_meshes_and_settings_are_errors() {
+    let square = || vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]];
+    let message = |e: Error| e.to_string();
+    assert!(message(SurfaceMesh::new(square(), vec![]).unwrap_err()).contains("empty"));
+    let e = SurfaceMesh::new(
+        vec![[0.0, f64::NAN, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        vec![[0, 1, 2]],
+    );
+    assert!(message(e.unwrap_err()).contains("mesh vertex 0 is not finite"));
+    let e = SurfaceMesh::new(square(), vec![[0, 1, 3]]);
+    assert!(message(e.unwrap_err()).contains("vertex index 3 is out of range"));
+    // Only degenerate triangles: nothing to sample.
+    let e = SurfaceMesh::new(square(), vec![[0, 1, 1], [0, 0, 2]]);
+    assert!(message(e.unwrap_err()).contains("positive area"));
+    // Collinear corners.
+    let e = SurfaceMesh::new(vec![[0.0; 3], [1.0, 1.0, 1.0], [2.0, 2.0, 2.0]], vec![[0, 1, 2]]);
+    assert!(e.is_err());
+    // Coordinates beyond the limits (docs/limits.md).
+    let huge = vec![[0.0; 3], [1e300, 0.0, 0.0], [0.0, 1e300, 0.0]];
+    assert!(message(SurfaceMesh::new(huge, vec![[0, 1, 2]]).unwrap_err()).contains("1e99"));
+    // Attributes of the wrong length or not finite.
+    let mesh = SurfaceMesh::new(square(), vec![[0, 1, 2]]).unwrap();
+    assert!(mesh.clone().with_normals(vec![[0.0, 0.0, 1.0]]).is_err());
+    assert!(mesh.clone().with_uvs(vec![[0.0, f64::INFINITY]; 3]).is_err());
+    // Radii.
+    for r in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(SurfacePoisson::new(mesh.clone(), r).is_err(), "{r}");
+    }
+    let e = SurfacePoisson::new(mesh.clone(), 1e-300).unwrap_err();
+    assert!(matches!(e, Error::OutOfRange { .. }), "{e}");
+    let e = SurfacePoisson::new(mesh.clone(), 1e-6).unwrap_err();
+    assert!(matches!(e, Error::TooManyPoints { .. }), "{e}");
+    // A texture needs UVs; per-vertex densities one per vertex.
+    let texture = SurfaceDensity::texture(1, 1, vec![0.5], DensityMapping::Lerp, 0.1, 0.2).unwrap();
+    assert!(SurfacePoisson::with_density(mesh.clone(), texture, PairRule::Max).is_err());
+    let short = SurfaceDensity::per_vertex(vec![0.5; 2], DensityMapping::Lerp, 0.1, 0.2).unwrap();
+    assert!(SurfacePoisson::with_density(mesh.clone(), short, PairRule::Max).is_err());
+    assert!(SurfaceElimination::new(mesh.clone()).with_ratio(0.5).is_err());
+}
+
+#[test]
+fn extreme_magnitudes_sample_as_the_unit_mesh_scaled() {
+    // The same sphere at scales 1e-90 and 1e90: the same number of points at the same
+    // relative radius, every pair at least r apart.
+    let scaled = |scale: f64| {
+        let unit = sphere(1.0, 10, 20);
+        let vertices = unit.vertices().iter().map(|v| v.map(|x| x * scale)).collect();
+        let triangles = unit.triangles().iter().map(|t| t.map(|v| v as usize)).collect();
+        SurfaceMesh::new(vertices, triangles)
+    };
+    let reference = SurfacePoisson::new(sphere(1.0, 10, 20), 0.2).unwrap().fill_seeded(1);
+    for scale in [1e-90, 1e90] {
+        let mesh = scaled(scale).unwrap();
+        let r = 0.2 * scale;
+        let set = SurfacePoisson::new(mesh.clone(), r).unwrap().fill_seeded(1);
+        assert!(closest(&set.points) >= r);
+        let ratio = set.len() as f64 / reference.len() as f64;
+        assert!((0.9..1.1).contains(&ratio), "{scale}: {} vs {}", set.len(), reference.len());
+        let eliminated = SurfaceElimination::new(mesh).sample_seeded(100, 1);
+        assert_eq!(eliminated.len(), 100);
+        assert!(closest(&eliminated.points) > 0.1 * scale);
+    }
+    // Beyond the limits (docs/limits.md): one-line errors naming the value, no run.
+    for scale in [1e-150, 1e150] {
+        let error = scaled(scale).unwrap_err().to_string();
+        assert!(error.contains("mesh"), "{error}");
+    }
+    let unit = || sphere(1.0, 10, 20);
+    for r in [1e-300, 1e-14, 1e150, f64::MIN_POSITIVE / 2.0] {
+        let error = SurfacePoisson::new(unit(), r).unwrap_err().to_string();
+        assert!(error.contains("radius"), "{r}: {error}");
+    }
+}
