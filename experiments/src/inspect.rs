@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 #[derive(clap::Args, Debug, Clone)]
 pub struct InspectArgs {
     /// The input file: .png (density map or mask), .npy (array), .geojson (polygons),
-    /// .obj or .stl (triangle mesh).
+    /// .obj, .stl, .ply, .gltf or .glb (triangle mesh).
     pub file: PathBuf,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -30,16 +30,25 @@ pub enum InputKind {
     Obj,
     /// An STL mesh.
     Stl,
+    /// A PLY mesh.
+    Ply,
+    /// A glTF mesh (JSON with its buffers).
+    Gltf,
+    /// A binary glTF mesh.
+    Glb,
 }
 
 impl InputKind {
     /// Every kind with its extensions, in the order error messages list them.
-    pub const ALL: [(InputKind, &'static str); 5] = [
+    pub const ALL: [(InputKind, &'static str); 8] = [
         (InputKind::Png, "png"),
         (InputKind::Npy, "npy"),
         (InputKind::GeoJson, "geojson"),
         (InputKind::Obj, "obj"),
         (InputKind::Stl, "stl"),
+        (InputKind::Ply, "ply"),
+        (InputKind::Gltf, "gltf"),
+        (InputKind::Glb, "glb"),
     ];
 
     /// The kind of `path` by its extension (any case).
@@ -107,7 +116,16 @@ pub enum Summary {
         vertices: usize,
         /// Triangles.
         triangles: usize,
-        /// Edges not shared by exactly two triangles (0: closed).
+        /// Triangles of zero area (a repeated corner, or corners on one line), which the
+        /// surface samplers ignore.
+        degenerate: usize,
+        /// The surface's area.
+        area: f64,
+        /// Whether the file gives a normal for every corner.
+        normals: bool,
+        /// Whether the file gives texture coordinates (UVs) for every corner.
+        uvs: bool,
+        /// Edges not shared by exactly two triangles, the mesh welded by position (0: closed).
         unpaired_edges: usize,
         /// Lower corner of the bounding box.
         lower: [f64; 3],
@@ -182,21 +200,34 @@ pub fn summarise(path: &Path) -> Result<Summary, String> {
                 upper: bounds.upper,
             }
         }
-        InputKind::Obj | InputKind::Stl => {
-            let mesh = if kind == InputKind::Obj {
-                inputs::obj::read_obj(path)
-            } else {
-                inputs::stl::read_stl(path)
-            }
-            .map_err(text)?;
+        InputKind::Obj | InputKind::Stl | InputKind::Ply | InputKind::Gltf | InputKind::Glb => {
+            let file = inputs::surface_mesh::read_mesh(path).map_err(text)?;
             // Welded by position: a hard edge or a texture seam must not open the surface.
-            let mesh = mesh.positions_only().map_err(|e| format!("{}: {e}", path.display()))?;
+            let mesh = file.positions_only().map_err(|e| format!("{}: {e}", path.display()))?;
             let BoundingBox { lower, upper } = mesh
                 .bounding_box()
                 .ok_or_else(|| format!("{}: the mesh has no vertices", path.display()))?;
+            let areas: Vec<f64> = mesh
+                .triangles
+                .iter()
+                .map(|t| {
+                    let [a, b, c] = t.map(|v| mesh.vertices[v as usize]);
+                    let (u, w) = ([0, 1, 2].map(|i| b[i] - a[i]), [0, 1, 2].map(|i| c[i] - a[i]));
+                    let n = [
+                        u[1] * w[2] - u[2] * w[1],
+                        u[2] * w[0] - u[0] * w[2],
+                        u[0] * w[1] - u[1] * w[0],
+                    ];
+                    0.5 * (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt()
+                })
+                .collect();
             Summary::Mesh {
                 vertices: mesh.vertices.len(),
                 triangles: mesh.triangles.len(),
+                degenerate: areas.iter().filter(|&&a| a == 0.0).count(),
+                area: areas.iter().sum(),
+                normals: file.normals.is_some(),
+                uvs: file.uvs.is_some(),
                 unpaired_edges: mesh.unpaired_edges(),
                 lower,
                 upper,
@@ -268,15 +299,38 @@ fn describe(path: &Path, summary: &Summary) -> String {
             num(*area),
             corners(lower, upper)
         ),
-        Summary::Mesh { vertices, triangles, unpaired_edges, lower, upper } => format!(
-            "{name}: triangle mesh of {vertices} vertices and {triangles} triangles, {}, \
-             bounding box {}",
-            if *unpaired_edges == 0 {
-                "closed (every edge shared by two triangles)".to_string()
-            } else {
-                format!("open ({unpaired_edges} edges not shared by two triangles)")
-            },
-            corners(lower, upper)
-        ),
+        Summary::Mesh {
+            vertices,
+            triangles,
+            degenerate,
+            area,
+            normals,
+            uvs,
+            unpaired_edges,
+            lower,
+            upper,
+        } => {
+            let with: Vec<&str> = [(*normals, "normals"), (*uvs, "texture coordinates")]
+                .iter()
+                .filter(|(given, _)| *given)
+                .map(|(_, what)| *what)
+                .collect();
+            format!(
+                "{name}: triangle mesh of {vertices} vertices and {triangles} triangles \
+                 ({degenerate} of zero area), area {}, {}, {}, bounding box {}",
+                num(*area),
+                if *unpaired_edges == 0 {
+                    "closed (every edge shared by two triangles)".to_string()
+                } else {
+                    format!("open ({unpaired_edges} edges not shared by two triangles)")
+                },
+                if with.is_empty() {
+                    "positions only".to_string()
+                } else {
+                    format!("with {}", with.join(" and "))
+                },
+                corners(lower, upper)
+            )
+        }
     }
 }

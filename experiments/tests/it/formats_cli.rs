@@ -240,7 +240,31 @@ fn inspect_reads_every_input_kind() {
     std::fs::write(&stl, "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n").unwrap();
     let (code, stdout, _) = run(&["inspect", s(&stl)]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("3 vertices and 1 triangles, open (3 edges"), "{stdout}");
+    assert!(
+        stdout.contains("3 vertices and 1 triangles (0 of zero area), area 0.5, open (3 edges"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("positions only"), "{stdout}");
+    // Every surface mesh format: a PLY with a degenerate face, an OBJ with texture coordinates.
+    let ply = dir.path().join("fan.ply");
+    std::fs::write(
+        &ply,
+        "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n\
+         property float z\nelement face 2\nproperty list uchar int vertex_indices\nend_header\n\
+         0 0 0\n2 0 0\n0 2 0\n1 0 0\n3 0 1 2\n3 0 1 3\n",
+    )
+    .unwrap();
+    let (code, stdout, _) = run(&["inspect", s(&ply), "--json"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!((json["triangles"].as_u64(), json["degenerate"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(json["area"].as_f64(), Some(2.0));
+    let obj = dir.path().join("uv.obj");
+    std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nf 1/1 2/2 3/3\n")
+        .unwrap();
+    let (code, stdout, _) = run(&["inspect", s(&obj)]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("with texture coordinates"), "{stdout}");
 }
 
 #[test]
