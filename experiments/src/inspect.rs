@@ -212,13 +212,7 @@ pub fn summarise(path: &Path) -> Result<Summary, String> {
                 .iter()
                 .map(|t| {
                     let [a, b, c] = t.map(|v| mesh.vertices[v as usize]);
-                    let (u, w) = ([0, 1, 2].map(|i| b[i] - a[i]), [0, 1, 2].map(|i| c[i] - a[i]));
-                    let n = [
-                        u[1] * w[2] - u[2] * w[1],
-                        u[2] * w[0] - u[0] * w[2],
-                        u[0] * w[1] - u[1] * w[0],
-                    ];
-                    0.5 * (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt()
+                    poisson_nd::surface::triangle_area(a, b, c)
                 })
                 .collect();
             Summary::Mesh {

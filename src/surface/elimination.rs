@@ -102,22 +102,13 @@ impl SurfaceElimination {
     pub fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> SurfacePoints {
         let count = n.min(self.max_points);
         let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
-        let mut set = SurfacePoints {
-            points: Vec::new(),
-            faces: Vec::new(),
-            barycentrics: Vec::new(),
-            radii: None,
-            stop,
-            attempts: 0,
-            unresolved: 0,
-        };
+        let mesh = &*self.mesh;
         if count == 0 {
-            return set;
+            return SurfacePoints::at(mesh, Vec::new(), stop, 0);
         }
         let wanted = (self.ratio * count as f64).ceil();
         let m = if wanted >= MAX_CANDIDATES as f64 { MAX_CANDIDATES } else { wanted as usize };
         let m = m.max(count);
-        let mesh = &*self.mesh;
         let drawn: Vec<(usize, [f64; 3])> = (0..m).map(|_| mesh.random_point(rng)).collect();
         let candidates: Vec<[f64; 3]> = drawn.iter().map(|&(f, b)| mesh.point_at(f, b)).collect();
         let elimination = Elimination {
@@ -127,13 +118,7 @@ impl SurfaceElimination {
             sparse: true,
         };
         let order = elimination.order(&candidates, count, self.progressive);
-        for &k in &order {
-            let (face, b) = drawn[k as usize];
-            set.points.push(candidates[k as usize]);
-            set.faces.push(face as u32);
-            set.barycentrics.push(b);
-        }
-        set.attempts = m as u64;
-        set
+        let kept = order.iter().map(|&k| drawn[k as usize]).collect();
+        SurfacePoints::at(mesh, kept, stop, m as u64)
     }
 }

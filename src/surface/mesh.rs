@@ -111,7 +111,7 @@ impl SurfaceMesh {
                     return 0.0;
                 }
                 let [a, b, c] = [a, b, c].map(|v| vertices[v as usize]);
-                0.5 * length(cross(sub(b, a), sub(c, a)))
+                triangle_area(a, b, c)
             })
             .collect();
         let faces: Vec<u32> =
@@ -330,6 +330,12 @@ fn check_per_vertex<const N: usize>(
 #[inline]
 pub(crate) fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+/// The area of the triangle with corners `a`, `b`, `c` (0 when they lie on one line), without
+/// overflow or underflow for any finite corners.
+pub fn triangle_area(a: Point<3>, b: Point<3>, c: Point<3>) -> f64 {
+    0.5 * length(cross(sub(b, a), sub(c, a)))
 }
 
 #[inline]

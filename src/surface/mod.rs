@@ -36,6 +36,6 @@ mod radius;
 
 pub use elimination::SurfaceElimination;
 pub use fill::SurfacePoisson;
-pub use mesh::SurfaceMesh;
+pub use mesh::{SurfaceMesh, triangle_area};
 pub use points::SurfacePoints;
 pub use radius::SurfaceDensity;

@@ -50,13 +50,23 @@ impl SurfacePoints {
     pub fn uniform(mesh: &SurfaceMesh, n: usize, seed: u64) -> SurfacePoints {
         let mut rng = rng_from_seed(seed);
         let drawn: Vec<(usize, [f64; 3])> = (0..n).map(|_| mesh.random_point(&mut rng)).collect();
+        SurfacePoints::at(mesh, drawn, StopReason::TargetReached, n as u64)
+    }
+
+    /// The points at these places (face, barycentrics) of `mesh`, in order.
+    pub(crate) fn at(
+        mesh: &SurfaceMesh,
+        places: Vec<(usize, [f64; 3])>,
+        stop: StopReason,
+        attempts: u64,
+    ) -> SurfacePoints {
         SurfacePoints {
-            points: drawn.iter().map(|&(f, b)| mesh.point_at(f, b)).collect(),
-            faces: drawn.iter().map(|&(f, _)| f as u32).collect(),
-            barycentrics: drawn.iter().map(|&(_, b)| b).collect(),
+            points: places.iter().map(|&(f, b)| mesh.point_at(f, b)).collect(),
+            faces: places.iter().map(|&(f, _)| f as u32).collect(),
+            barycentrics: places.into_iter().map(|(_, b)| b).collect(),
             radii: None,
-            stop: StopReason::TargetReached,
-            attempts: n as u64,
+            stop,
+            attempts,
             unresolved: 0,
         }
     }
