@@ -237,11 +237,21 @@ fn check_flags(args: &SurfaceArgs, run: &Settings) -> Result<(), String> {
 /// The density texture as the library's density: the PNG's rows (top first) over the UV
 /// square, mapped to `[rmin, rmax]`.
 fn texture_density(path: &Path, run: &Settings) -> Result<SurfaceDensity, String> {
-    let raster = read_png(path).map_err(|e| e.to_string())?;
     let (Some(rmin), Some(rmax)) = (run.rmin, run.rmax) else {
         unreachable!("checked: --density-texture comes with --rmin and --rmax")
     };
-    let mapping = run.mapping.unwrap_or_default();
+    read_texture_density(path, run.mapping.unwrap_or_default(), rmin, rmax)
+}
+
+/// A density texture file (PNG, row 0 at v = 1) as a density over a mesh's UV square,
+/// mapped to `[rmin, rmax]` by `mapping`. Errors name the file.
+pub fn read_texture_density(
+    path: &Path,
+    mapping: DensityMapping,
+    rmin: f64,
+    rmax: f64,
+) -> Result<SurfaceDensity, String> {
+    let raster = read_png(path).map_err(|e| e.to_string())?;
     SurfaceDensity::texture(raster.width, raster.height, raster.values, mapping, rmin, rmax)
         .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -1,9 +1,13 @@
 //! World scatter: several classes of objects (trees, shrubs, rocks) placed on a terrain with
 //! guaranteed distances within and across classes, lifted onto the surface as instances.
 //!
-//! - [`Terrain`]: a heightmap over a world rectangle: bilinear height, normal, slope. World
-//!   axes: `x` = sample axis 0, `z` = sample axis 1, `y` up; row 0 of the heightmap lies at
-//!   the largest `z`. Distances between instances are measured in the ground plane `(x, z)`.
+//! - [`Ground`]: what the classes stand on, either a [`Terrain`] (a heightmap over a world
+//!   rectangle: bilinear height, normal, slope; row 0 of the heightmap lies at the largest
+//!   `z`) or a [`MeshTerrain`] (the upward-facing top surface of a triangle mesh, with the
+//!   face's height, normal and slope; a density over the mesh reaches a class's radius
+//!   through [`MeshTerrain::density_field`]). World axes: `x` = sample axis 0 (east),
+//!   `z` = sample axis 1 (north), `y` up. Distances between instances are measured in the
+//!   ground plane `(x, z)`.
 //! - [`ScatterClass`]: a class's radius (constant or a [`RadiusField`]), optional
 //!   [`Region`], [`PlacementRules`] (slope and height bands, radius growing with slope) and
 //!   [`Pose`] (how far it leans with the terrain, its scale range).
@@ -43,12 +47,16 @@
 //! ```
 
 mod exclusion;
+mod ground;
 mod instances;
+mod mesh_terrain;
 mod multiclass;
 mod rules;
 mod terrain;
 
+pub use ground::Ground;
 pub use instances::{Instance, Pose, quaternion_xyzw};
+pub use mesh_terrain::{GroundDensity, MeshTerrain, UpAxis};
 pub use rules::PlacementRules;
 pub use terrain::{Surface, Terrain};
 
@@ -211,7 +219,7 @@ impl ScatterClass {
 /// The configuration of a [`Scatter`] before it is checked.
 #[derive(Debug, Clone)]
 pub struct ScatterBuilder {
-    terrain: Terrain,
+    ground: Ground,
     classes: Vec<ScatterClass>,
     distances: Vec<(String, String, f64)>,
     rule: PairRule,
@@ -330,8 +338,7 @@ impl ScatterBuilder {
             overrides[i * n + j] = Some(*d);
             overrides[j * n + i] = Some(*d);
         }
-        let [lx, lz] = self.terrain.size();
-        let domain = Domain::from_origin_and_extent([0.0, 0.0], [lx, lz])?;
+        let domain = self.ground.domain()?;
         // Priority: the largest radius first, ties in declaration order (a stable sort).
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| {
@@ -341,7 +348,7 @@ impl ScatterBuilder {
         });
         let plans = multiclass::plan(&self, &domain, &order, &overrides)?;
         Ok(Scatter {
-            terrain: Arc::new(self.terrain),
+            ground: Arc::new(self.ground),
             classes: self.classes,
             overrides,
             rule: self.rule,
@@ -357,7 +364,7 @@ impl ScatterBuilder {
 /// Several classes scattered on one terrain (see the [module documentation](self)).
 #[derive(Debug, Clone)]
 pub struct Scatter {
-    terrain: Arc<Terrain>,
+    ground: Arc<Ground>,
     classes: Vec<ScatterClass>,
     /// `overrides[i·n + j]`: the constant distance between classes `i` and `j`, if given.
     overrides: Vec<Option<f64>>,
@@ -368,6 +375,9 @@ pub struct Scatter {
     plans: Vec<multiclass::Plan>,
     watch: Option<Watch>,
 }
+
+/// What [`Scatter::lift`] stands a point on where there is no ground.
+const OFF_GROUND: Surface = Surface { height: 0.0, normal: [0.0, 1.0, 0.0], slope: 0.0 };
 
 /// The ground points of one class.
 #[derive(Debug, Clone, PartialEq)]
@@ -403,9 +413,9 @@ impl Scatter {
     /// A builder over `terrain`, with no class yet, the pair rule [`PairRule::Max`] (the
     /// library's default; vegetation wants [`PairRule::Mean`], see
     /// [`ScatterBuilder::with_pair_rule`]), `k = 30`.
-    pub fn builder(terrain: Terrain) -> ScatterBuilder {
+    pub fn builder(ground: impl Into<Ground>) -> ScatterBuilder {
         ScatterBuilder {
-            terrain,
+            ground: ground.into(),
             classes: Vec::new(),
             distances: Vec::new(),
             rule: PairRule::default(),
@@ -415,9 +425,9 @@ impl Scatter {
         }
     }
 
-    /// The terrain.
-    pub fn terrain(&self) -> &Terrain {
-        &self.terrain
+    /// The ground the classes stand on.
+    pub fn terrain(&self) -> &Ground {
+        &self.ground
     }
 
     /// The classes, in declaration order.
@@ -425,7 +435,7 @@ impl Scatter {
         &self.classes
     }
 
-    /// The ground rectangle `[0, Lx) × [0, Lz)` as a domain.
+    /// The ground rectangle (`[0, Lx) × [0, Lz)` for a heightmap) as a domain.
     pub fn domain(&self) -> &Domain<2> {
         &self.domain
     }
@@ -480,7 +490,8 @@ impl Scatter {
 
     /// Lifts the ground points onto the terrain: position `[x, height(x, z), z]`, rotation
     /// and scale from each class's [`Pose`] (drawn from `(seed, class, index)`), radius.
-    /// Classes in declaration order, points in placement order.
+    /// Classes in declaration order, points in placement order. A point with no ground
+    /// under it (on a mesh, and never one this scatter placed) stands upright at height 0.
     pub fn lift(&self, points: &ScatterPoints, seed: u64) -> Vec<Instance> {
         let mut out = Vec::with_capacity(points.len());
         for (class, set) in points.classes.iter().enumerate() {
@@ -489,7 +500,7 @@ impl Scatter {
             // `rayon` feature, the same instances in the same order.
             let instance = |index: usize| {
                 let p = set.points[index];
-                let surface = self.terrain.surface(p[0], p[1]);
+                let surface = self.ground.surface(p[0], p[1]).unwrap_or(OFF_GROUND);
                 let (rotation, scale) = pose.orient(seed, class, index, surface.normal);
                 Instance {
                     class,

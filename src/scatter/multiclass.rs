@@ -32,8 +32,9 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::exclusion::Exclusion;
+use super::ground::Ground;
 use super::rules::PlacementRules;
-use super::terrain::{Surface, Terrain};
+use super::terrain::Surface;
 
 /// What a class's run needs, fixed when the scatter is built.
 #[derive(Debug, Clone)]
@@ -184,23 +185,26 @@ fn conflicts_in<H: CellHeads>(grid: &Grid<2, H, ClassRule>, p: &Point<2>, probe:
 /// A class's allowed area as a region: its own region (if any) and its placement rules, so
 /// that the restart scan only looks for uncovered points where the class may stand.
 struct ClassArea {
-    terrain: Arc<Terrain>,
+    ground: Arc<Ground>,
     rules: PlacementRules,
     unrestricted: bool,
     region: Option<Arc<dyn Region<2>>>,
-    size: [f64; 2],
 }
 
 impl Region<2> for ClassArea {
     fn contains(&self, p: &Point<2>) -> bool {
         self.region.as_ref().is_none_or(|r| r.contains(p))
-            && (self.unrestricted || self.rules.admits(&self.terrain.surface(p[0], p[1])))
+            && ((self.unrestricted && self.ground.everywhere())
+                || self
+                    .ground
+                    .surface(p[0], p[1])
+                    .is_some_and(|s| self.unrestricted || self.rules.admits(&s)))
     }
 
     fn bounding_box(&self) -> (Point<2>, Point<2>) {
         match &self.region {
             Some(region) => region.bounding_box(),
-            None => ([0.0, 0.0], self.size),
+            None => self.ground.rectangle(),
         }
     }
 
@@ -209,13 +213,13 @@ impl Region<2> for ClassArea {
             Some(region) => region.classify_box(lower, upper),
             None => BoxClass::Inside,
         };
-        if own == BoxClass::Outside || self.unrestricted {
+        if own == BoxClass::Outside || (self.unrestricted && self.ground.everywhere()) {
             return own;
         }
-        match self.terrain.bounds(lower, upper).map(|b| self.rules.classify(&b)) {
-            Some(BoxClass::Outside) => BoxClass::Outside,
-            Some(BoxClass::Inside) => own,
-            _ => BoxClass::Straddling,
+        match self.ground.classify(&self.rules, lower, upper) {
+            BoxClass::Outside => BoxClass::Outside,
+            BoxClass::Inside => own,
+            BoxClass::Straddling => BoxClass::Straddling,
         }
     }
 }
@@ -223,7 +227,7 @@ impl Region<2> for ClassArea {
 /// One class's run: its settings, read in the hot loop without dynamic dispatch except for
 /// a radius field or a region, which are only read when the class has them.
 struct ClassRun<'a> {
-    terrain: &'a Terrain,
+    ground: &'a Ground,
     domain: &'a Domain<2>,
     radius: &'a BaseRadius,
     region: Option<&'a Arc<dyn Region<2>>>,
@@ -268,7 +272,7 @@ impl ClassRun<'_> {
         if !self.domain.contains(p) || self.region.is_some_and(|r| !r.contains(p)) {
             return None;
         }
-        let surface = self.terrain.surface(p[0], p[1]);
+        let surface = self.ground.surface(p[0], p[1])?;
         (self.unrestricted || self.rules.admits(&surface)).then_some(surface)
     }
 
@@ -431,7 +435,7 @@ fn sample_in<H: CellHeads>(scatter: &Scatter, seed: u64) -> Result<ScatterPoints
         let cross = overrides.iter().map(|d| d.map(|d| d * d)).collect();
         let mut excluded = excluded_by(&grids, &overrides, scatter, plan.rmin);
         let run = ClassRun {
-            terrain: &scatter.terrain,
+            ground: &scatter.ground,
             domain: &scatter.domain,
             radius: &class.radius,
             region: class.region.as_ref(),
@@ -491,11 +495,10 @@ fn fill_class<H: CellHeads>(
     rng: &mut PortableRng,
 ) -> Result<(), Error> {
     let area = ClassArea {
-        terrain: Arc::clone(&scatter.terrain),
+        ground: Arc::clone(&scatter.ground),
         rules: run.rules,
         unrestricted: run.unrestricted,
         region: run.region.cloned(),
-        size: scatter.terrain.size(),
     };
     let shape = match Shape::new(Arc::new(area), run.domain) {
         Ok(shape) => shape,

@@ -30,6 +30,8 @@ mod jittered_grid;
 mod live_set;
 mod magnitudes;
 mod maximal;
+#[cfg(feature = "scatter")]
+mod mesh_terrain;
 mod module_layers;
 mod progress_hook;
 mod radius_field;

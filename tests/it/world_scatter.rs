@@ -26,7 +26,7 @@ fn hills(w: usize, h: usize) -> Vec<f64> {
 }
 
 /// Every pair of points, within and across classes, keeps the scatter's required distance.
-fn assert_distances(scatter: &Scatter, points: &ScatterPoints) {
+pub(crate) fn assert_distances(scatter: &Scatter, points: &ScatterPoints) {
     let all: Vec<(usize, [f64; 2], f64)> = points
         .classes
         .iter()
@@ -110,7 +110,7 @@ fn rules_and_regions_hold_for_every_instance() {
     use poisson_nd::Region;
     for inst in &instances {
         let [x, y, z] = inst.position;
-        let surface = terrain.surface(x, z);
+        let surface = terrain.surface(x, z).unwrap();
         assert_eq!(y, surface.height);
         let class = &scatter.classes()[inst.class];
         let (smin, smax) = class.rules().slope_band();
@@ -234,7 +234,7 @@ fn on_a_tilted_plane_align_one_follows_the_normal_and_align_zero_stays_upright()
     let (mut rocks, mut trees) = (0, 0);
     for inst in &instances {
         let [x, _, z] = inst.position;
-        let surface = scatter.terrain().surface(x, z);
+        let surface = scatter.terrain().surface(x, z).unwrap();
         for k in 0..3 {
             assert!(
                 (surface.normal[k] - normal[k]).abs() < 1e-9,

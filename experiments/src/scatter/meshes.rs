@@ -11,7 +11,7 @@
 
 use crate::io::gltf::TriangleMesh;
 use crate::scatter::scene::MeshKind;
-use poisson_nd::scatter::Terrain;
+use poisson_nd::scatter::{Ground, MeshTerrain, Terrain};
 
 /// The most vertices along one side of the terrain mesh; finer heightmaps are subsampled.
 pub const TERRAIN_VERTICES: usize = 257;
@@ -26,10 +26,42 @@ pub fn to_gltf_rotation(q: [f64; 4]) -> [f32; 4] {
     [-q[0] as f32, -q[1] as f32, q[2] as f32, q[3] as f32]
 }
 
+/// The ground as triangles: a heightmap's grid ([`heightmap_mesh`]) or a mesh terrain's own
+/// triangles ([`ground_mesh`]).
+pub fn terrain_mesh(ground: &Ground) -> TriangleMesh {
+    match ground {
+        Ground::Heightmap(terrain) => heightmap_mesh(terrain),
+        Ground::Mesh(terrain) => ground_mesh(terrain),
+    }
+}
+
+/// A mesh terrain's triangles (every one that bounds an area, upward-facing or not), three
+/// vertices each so that each corner carries its own normal: the mesh's vertex normals where
+/// it has them, else the face's. A reflection takes the world to glTF's frame, so each
+/// triangle's corner order is reversed again: faces keep pointing to the side they point to
+/// in the file the mesh came from.
+pub fn ground_mesh(terrain: &MeshTerrain) -> TriangleMesh {
+    let mesh = terrain.mesh();
+    let mut out = TriangleMesh::default();
+    const CORNERS: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    for &face in mesh.faces() {
+        let face = face as usize;
+        let corners = mesh.corners(face);
+        let first = out.positions.len() as u32;
+        for k in [0, 2, 1] {
+            out.positions.push(to_gltf_point(corners[k]));
+            let n = mesh.normal_at(face, CORNERS[k]);
+            out.normals.push([n[0] as f32, n[1] as f32, -n[2] as f32]);
+        }
+        out.indices.extend_from_slice(&[first, first + 1, first + 2]);
+    }
+    out
+}
+
 /// The terrain as triangles, vertices on a grid of at most [`TERRAIN_VERTICES`] per side
 /// spanning the pixel centres (the heights there are the heightmap's values), with the
 /// surface normals of the bilinear terrain.
-pub fn terrain_mesh(terrain: &Terrain) -> TriangleMesh {
+pub fn heightmap_mesh(terrain: &Terrain) -> TriangleMesh {
     let (w, h) = terrain.resolution();
     let [lx, lz] = terrain.size();
     let (nx, nz) = (w.clamp(2, TERRAIN_VERTICES), h.clamp(2, TERRAIN_VERTICES));

@@ -1,6 +1,7 @@
 //! The preview: a top view of the hill-shaded terrain, north up, each class's instances as
 //! discs of its colour (radius 0.3 of the instance's radius, so the terrain shows between
-//! them), and a legend.
+//! them), and a legend. On a mesh terrain the raster covers the ground rectangle, and where
+//! the mesh has no ground (no upward-facing top surface) it is water blue.
 //!
 //! The picture is an SVG: the terrain and the discs are one raster (a PNG embedded as a
 //! base64 data URI, so the file stays small whatever the count), the legend is SVG text and
@@ -8,7 +9,8 @@
 //! map the project reads.
 
 use crate::plot::png::base64;
-use poisson_nd::scatter::{Instance, Terrain};
+use poisson_nd::error::Short;
+use poisson_nd::scatter::{Ground, Instance};
 use std::fmt::Write as _;
 
 /// The longest side of the raster, in pixels.
@@ -29,13 +31,13 @@ pub fn colour(index: usize) -> [u8; 3] {
     COLOURS[index % COLOURS.len()]
 }
 
+/// Where there is no ground.
+const WATER: [u8; 3] = [168, 198, 224];
+
 /// The preview's SVG text.
-pub fn render(
-    terrain: &Terrain,
-    names: &[String],
-    instances: &[Instance],
-) -> Result<String, String> {
-    let [lx, lz] = terrain.size();
+pub fn render(ground: &Ground, names: &[String], instances: &[Instance]) -> Result<String, String> {
+    let ([x0, z0], [x1, z1]) = ground.rectangle();
+    let (lx, lz) = (x1 - x0, z1 - z0);
     let scale = PREVIEW_PIXELS as f64 / lx.max(lz);
     let width = ((lx * scale).round() as usize).max(1);
     let height = ((lz * scale).round() as usize).max(1);
@@ -46,18 +48,22 @@ pub fn render(
         let n = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
         [l[0] / n, l[1] / n, l[2] / n]
     };
-    let top = terrain.height_scale().max(f64::MIN_POSITIVE);
+    let (low, high) = ground.height_range();
+    let span = (high - low).max(f64::MIN_POSITIVE);
     for row in 0..height {
-        let z = lz - (row as f64 + 0.5) / scale;
+        let z = z1 - (row as f64 + 0.5) / scale;
         for column in 0..width {
-            let x = (column as f64 + 0.5) / scale;
-            let surface = terrain.surface(x, z);
+            let x = x0 + (column as f64 + 0.5) / scale;
+            let at = (row * width + column) * 3;
+            let Some(surface) = ground.surface(x, z) else {
+                pixels[at..at + 3].copy_from_slice(&WATER);
+                continue;
+            };
             let n = surface.normal;
             let shade = 0.3 + 0.7 * (n[0] * light[0] + n[1] * light[1] + n[2] * light[2]).max(0.0);
             // A pale tint from low (sand) to high (white).
-            let t = (surface.height / top).clamp(0.0, 1.0);
+            let t = ((surface.height - low) / span).clamp(0.0, 1.0);
             let tint = [200.0 + 55.0 * t, 195.0 + 60.0 * t, 170.0 + 85.0 * t];
-            let at = (row * width + column) * 3;
             for k in 0..3 {
                 pixels[at + k] = (tint[k] * shade).clamp(0.0, 255.0) as u8;
             }
@@ -65,7 +71,7 @@ pub fn render(
     }
     for inst in instances {
         let [x, _, z] = inst.position;
-        let (cx, cy) = (x * scale, (lz - z) * scale);
+        let (cx, cy) = ((x - x0) * scale, (z1 - z) * scale);
         let radius = (0.3 * inst.radius * scale).max(0.8);
         let c = colour(inst.class);
         let (x0, x1) =
@@ -109,7 +115,9 @@ pub fn render(
     let x = width + 16;
     let _ = writeln!(
         svg,
-        r#"<text x="{x}" y="24" font-family="sans-serif" font-size="15" font-weight="bold">N ↑  {lx} × {lz} m</text>"#
+        r#"<text x="{x}" y="24" font-family="sans-serif" font-size="15" font-weight="bold">N ↑  {} × {} m</text>"#,
+        Short::of(&lx),
+        Short::of(&lz)
     );
     for (i, name) in names.iter().enumerate() {
         let [r, g, b] = colour(i);

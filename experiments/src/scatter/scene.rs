@@ -9,10 +9,14 @@
 //! heightmap = "height.png"      # PNG (8/16-bit grey) or a 2D .npy, values in [0, 1]
 //! size = [1000.0, 1000.0]       # world extent along x and z; origin at 0
 //! height_scale = 120.0          # the height of the value 1
+//! # or, instead of those three, a mesh whose upward-facing top surface is the ground:
+//! # mesh = "island.glb"         # OBJ, STL, PLY, glTF or GLB
+//! # up = "y"                    # optional: "y" (default, glTF/OBJ) or "z" (many STL/PLY)
 //! [[class]]
 //! name = "tree"                 # letters, digits and '_' (no '-': see `distances`)
 //! radius = [4.0, 12.0]          # [rmin, rmax] with a density map, else one value
-//! density = "wet.png"           # optional; lerp: density 1 → rmin, 0 → rmax
+//! density = "wet.png"           # optional; lerp: density 1 → rmin, 0 → rmax (on a mesh
+//!                               # terrain a PNG read through the mesh's UVs)
 //! region = "forest.geojson"     # optional: a 2D region file (GeoJSON, PNG or NPY mask)
 //! min_slope = 0.0               # degrees, optional, in [0, 90]; also max_slope
 //! min_height = 10.0             # optional; also max_height
@@ -28,7 +32,9 @@ use crate::inputs;
 use crate::shapes;
 use poisson_nd::Progress;
 use poisson_nd::field::{DensityMapping, PairRule};
-use poisson_nd::scatter::{PlacementRules, Pose, Scatter, ScatterClass, Terrain};
+use poisson_nd::scatter::{
+    Ground, MeshTerrain, PlacementRules, Pose, Scatter, ScatterClass, Terrain, UpAxis,
+};
 use poisson_nd::{Domain, Error};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -71,11 +77,21 @@ struct SceneFile {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TerrainFile {
-    heightmap: String,
+    heightmap: Option<String>,
     // A list, not `[f64; 2]`: serde reads the first two values of a longer array and drops
     // the rest, where a third value is a mistake to report.
-    size: Vec<f64>,
-    height_scale: f64,
+    size: Option<Vec<f64>>,
+    height_scale: Option<f64>,
+    mesh: Option<String>,
+    up: Option<UpName>,
+}
+
+/// The up axis of a terrain mesh, by its name in the scene.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum UpName {
+    Y,
+    Z,
 }
 
 #[derive(Debug, Deserialize)]
@@ -130,14 +146,15 @@ pub fn parse(text: &str, name: &str, base: &Path, progress: Option<Hook>) -> Res
         }
     })?;
     let fail = |key: &str, problem: String| format!("{name}: {key}: {problem}");
-    let terrain = terrain(&file.terrain, base).map_err(|(key, problem)| fail(&key, problem))?;
-    let [lx, lz] = terrain.size();
-    let domain = Domain::from_origin_and_extent([0.0, 0.0], [lx, lz])
-        .map_err(|e| fail("terrain.size", e.to_string()))?;
+    let ground = ground(&file.terrain, base).map_err(|(key, problem)| fail(&key, problem))?;
+    let domain = ground.domain().map_err(|e| {
+        let key = if matches!(ground, Ground::Mesh(_)) { "terrain.mesh" } else { "terrain.size" };
+        fail(key, e.to_string())
+    })?;
     if file.classes.is_empty() {
         return Err(fail("class", "the scene has no [[class]] table".into()));
     }
-    let mut builder = Scatter::builder(terrain);
+    let mut builder = Scatter::builder(ground.clone());
     if let Some(hook) = progress {
         builder = builder.with_progress(hook);
     }
@@ -148,7 +165,8 @@ pub fn parse(text: &str, name: &str, base: &Path, progress: Option<Hook>) -> Res
     let mut names: Vec<&str> = Vec::new();
     for (i, class) in file.classes.iter().enumerate() {
         let key = |field: &str| format!("class[{i}].{field}");
-        let checked = class_of(class, base, &domain, &key).map_err(|(k, p)| fail(&k, p))?;
+        let checked =
+            class_of(class, base, &ground, &domain, &key).map_err(|(k, p)| fail(&k, p))?;
         if names.contains(&class.name.as_str()) {
             return Err(fail(&key("name"), format!("'{}' names two classes", class.name)));
         }
@@ -194,27 +212,69 @@ fn resolve(base: &Path, path: &str) -> PathBuf {
     base.join(path)
 }
 
-/// The heightmap, checked.
-fn terrain(file: &TerrainFile, base: &Path) -> Result<Terrain, KeyError> {
+/// The ground: a heightmap or a mesh, checked.
+fn ground(file: &TerrainFile, base: &Path) -> Result<Ground, KeyError> {
     let err = |key: &str, problem: String| (format!("terrain.{key}"), problem);
-    let size: [f64; 2] =
-        file.size.as_slice().try_into().map_err(|_| {
-            err("size", format!("needs 2 values (x and z), got {}", file.size.len()))
-        })?;
+    match (&file.heightmap, &file.mesh) {
+        (Some(_), Some(_)) => Err(err("mesh", "give a heightmap or a mesh, not both".into())),
+        (None, None) => Err(err("heightmap", "the terrain needs a heightmap or a mesh".into())),
+        (Some(heightmap), None) => {
+            if file.up.is_some() {
+                return Err(err("up", "applies only to a mesh terrain".into()));
+            }
+            let (Some(size), Some(height_scale)) = (&file.size, file.height_scale) else {
+                let key = if file.size.is_none() { "size" } else { "height_scale" };
+                return Err(err(key, "a heightmap terrain needs size and height_scale".into()));
+            };
+            heightmap_terrain(heightmap, size, height_scale, base).map(Ground::from)
+        }
+        (None, Some(mesh)) => {
+            for (key, given) in
+                [("size", file.size.is_some()), ("height_scale", file.height_scale.is_some())]
+            {
+                if given {
+                    return Err(err(
+                        key,
+                        "a mesh terrain takes its size and heights from the mesh".into(),
+                    ));
+                }
+            }
+            let path = resolve(base, mesh);
+            let surface = crate::surface::read_surface(&path).map_err(|p| err("mesh", p))?;
+            let up = match file.up {
+                Some(UpName::Z) => UpAxis::Z,
+                Some(UpName::Y) | None => UpAxis::Y,
+            };
+            MeshTerrain::new(surface, up)
+                .map(Ground::from)
+                .map_err(|e| err("mesh", format!("{}: {e}", path.display())))
+        }
+    }
+}
+
+/// The heightmap, checked.
+fn heightmap_terrain(
+    heightmap: &str,
+    size: &[f64],
+    height_scale: f64,
+    base: &Path,
+) -> Result<Terrain, KeyError> {
+    let err = |key: &str, problem: String| (format!("terrain.{key}"), problem);
+    let size: [f64; 2] = size
+        .try_into()
+        .map_err(|_| err("size", format!("needs 2 values (x and z), got {}", size.len())))?;
     for (axis, &value) in size.iter().enumerate() {
         if !(value.is_finite() && value > 0.0) {
             return Err(err("size", format!("side {axis} must be finite and > 0, got {value}")));
         }
     }
-    if !(file.height_scale.is_finite() && file.height_scale >= 0.0) {
-        return Err(err(
-            "height_scale",
-            format!("must be finite and >= 0, got {}", file.height_scale),
-        ));
+    if !(height_scale.is_finite() && height_scale >= 0.0) {
+        return Err(err("height_scale", format!("must be finite and >= 0, got {height_scale}")));
     }
-    let path = resolve(base, &file.heightmap);
-    let (width, height, rows) = heightmap(&path).map_err(|problem| err("heightmap", problem))?;
-    Terrain::from_image_rows(width, height, rows, size, file.height_scale).map_err(|e| match e {
+    let path = resolve(base, heightmap);
+    let (width, height, rows) =
+        heightmap_rows(&path).map_err(|problem| err("heightmap", problem))?;
+    Terrain::from_image_rows(width, height, rows, size, height_scale).map_err(|e| match e {
         // The library's range checks name the scene's keys.
         Error::OutOfRange { name: "the terrain size", .. } => err("size", e.to_string()),
         Error::OutOfRange { name: "height_scale", .. } => err("height_scale", e.to_string()),
@@ -225,7 +285,7 @@ fn terrain(file: &TerrainFile, base: &Path) -> Result<Terrain, KeyError> {
 /// A heightmap file as image rows (row 0 at the largest z): a PNG as it is; a 2D `.npy` of
 /// shape `(n_x, n_z)` in the project's array convention (axis 0 along x, axis 1 along z,
 /// index 0 at the south edge), turned into rows.
-fn heightmap(path: &Path) -> Result<(usize, usize, Vec<f64>), String> {
+fn heightmap_rows(path: &Path) -> Result<(usize, usize, Vec<f64>), String> {
     let name = path.display().to_string();
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match extension.as_str() {
@@ -278,6 +338,7 @@ fn one_or_range(value: &toml::Value) -> Option<(f64, f64, bool)> {
 fn class_of(
     file: &ClassFile,
     base: &Path,
+    ground: &Ground,
     domain: &Domain<2>,
     key: &dyn Fn(&str) -> String,
 ) -> Result<ScatterClass, KeyError> {
@@ -308,9 +369,35 @@ fn class_of(
     let mut class = match (&file.density, range) {
         (Some(density), true) => {
             let path = resolve(base, density);
-            let field = shapes::density_field::<2>(&path, domain, rmin, rmax, DensityMapping::Lerp)
-                .map_err(|problem| err("density", problem))?;
-            ScatterClass::with_field(file.name.clone(), field)
+            match ground {
+                Ground::Heightmap(_) => {
+                    let field =
+                        shapes::density_field::<2>(&path, domain, rmin, rmax, DensityMapping::Lerp)
+                            .map_err(|problem| err("density", problem))?;
+                    ScatterClass::with_field(file.name.clone(), field)
+                }
+                // On a mesh the map is a texture, read through the mesh's UVs.
+                Ground::Mesh(terrain) => {
+                    let texture = crate::surface::read_texture_density(
+                        &path,
+                        DensityMapping::Lerp,
+                        rmin,
+                        rmax,
+                    )
+                    .map_err(|problem| err("density", problem))?;
+                    let field = terrain.density_field(texture).map_err(|_| {
+                        err(
+                            "density",
+                            format!(
+                                "the terrain mesh has no texture coordinates (UVs), through which \
+                                 a mesh terrain reads {}",
+                                path.display()
+                            ),
+                        )
+                    })?;
+                    ScatterClass::with_field(file.name.clone(), field)
+                }
+            }
         }
         (Some(_), false) => {
             return Err(err("radius", "a density map needs radius = [rmin, rmax]".into()));

@@ -293,7 +293,13 @@ fn an_npy_heightmap_is_read_along_x_then_z() {
 
 /// Runs a broken scene: exit code 2, one line naming `needle`, no output folder.
 fn refused(scene: &str, needle: &str) {
+    refused_with(scene, "", needle);
+}
+
+/// As [`refused`], with `island.obj` holding `obj` beside the scene.
+fn refused_with(scene: &str, obj: &str, needle: &str) {
     let (dir, path) = setup(scene);
+    std::fs::write(dir.path().join("island.obj"), obj).unwrap();
     let out = dir.path().join("out");
     let output = run(&[path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -407,4 +413,225 @@ fn every_scene_error_exits_2_with_one_line_and_writes_nothing() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("needs 2 axes") && stderr.lines().count() == 1, "{stderr}");
     assert!(!out.exists());
+}
+
+/// An island as OBJ text: a `k × k` grid over `[−40, 40]²` (x east, north = −z, +y up), a
+/// dome 15 high, counter-clockwise seen from above; with `vt` (u east, v north) when `uvs`.
+/// In z-up form (`z_up`) the same island with `(x, y, z) = (east, north, up)`. Returns the
+/// text and the triangles in world coordinates (x, height, north).
+fn island_obj(k: usize, uvs: bool, z_up: bool) -> (String, Vec<[[f64; 3]; 3]>) {
+    let at = |i: usize| -40.0 + 80.0 * i as f64 / k as f64;
+    let height = |x: f64, n: f64| (15.0 * (1.0 - (x * x + n * n) / 1600.0)).max(0.0);
+    let mut text = String::new();
+    let mut world = Vec::new();
+    for j in 0..=k {
+        for i in 0..=k {
+            let (x, n) = (at(i), at(j));
+            let y = height(x, n);
+            if z_up {
+                text.push_str(&format!("v {x} {n} {y}\n"));
+            } else {
+                text.push_str(&format!("v {x} {y} {}\n", -n));
+            }
+            if uvs {
+                text.push_str(&format!("vt {} {}\n", (x + 40.0) / 80.0, (n + 40.0) / 80.0));
+            }
+        }
+    }
+    let v = |i: usize, j: usize| j * (k + 1) + i + 1;
+    let corner = |i: usize, j: usize| {
+        let (x, n) = (at(i), at(j));
+        [x, height(x, n), n]
+    };
+    for j in 0..k {
+        for i in 0..k {
+            for tri in [[(i, j), (i + 1, j), (i + 1, j + 1)], [(i, j), (i + 1, j + 1), (i, j + 1)]]
+            {
+                let ids = tri.map(|(a, b)| v(a, b));
+                let f = if uvs {
+                    format!("f {0}/{0} {1}/{1} {2}/{2}\n", ids[0], ids[1], ids[2])
+                } else {
+                    format!("f {} {} {}\n", ids[0], ids[1], ids[2])
+                };
+                text.push_str(&f);
+                world.push(tri.map(|(a, b)| corner(a, b)));
+            }
+        }
+    }
+    (text, world)
+}
+
+const MESH_SCENE: &str = r#"
+seed = 3
+pair_rule = "mean"
+[terrain]
+mesh = "island.obj"
+[[class]]
+name = "tree"
+radius = [3.0, 6.0]
+density = "wet.png"
+max_slope = 20.0
+[[class]]
+name = "rock"
+radius = 2.0
+min_height = 8.0
+align = 1.0
+"#;
+
+/// The highest triangle over `(x, n)`: its height.
+fn top_height(world: &[[[f64; 3]; 3]], x: f64, n: f64) -> Option<f64> {
+    let mut best: Option<f64> = None;
+    for [a, b, c] in world {
+        let (e1, e2, d) =
+            ([b[0] - a[0], b[2] - a[2]], [c[0] - a[0], c[2] - a[2]], [x - a[0], n - a[2]]);
+        let det = e1[0] * e2[1] - e1[1] * e2[0];
+        let (s, t) = ((d[0] * e2[1] - d[1] * e2[0]) / det, (e1[0] * d[1] - e1[1] * d[0]) / det);
+        if s >= -1e-12 && t >= -1e-12 && s + t <= 1.0 + 1e-12 {
+            let h = a[1] + s * (b[1] - a[1]) + t * (c[1] - a[1]);
+            best = Some(best.map_or(h, |top| top.max(h)));
+        }
+    }
+    best
+}
+
+#[test]
+fn a_mesh_terrain_scatters_on_its_surface_in_the_file_s_frame() {
+    let (text, world) = island_obj(24, true, false);
+    let (dir, scene) = setup(MESH_SCENE);
+    std::fs::write(dir.path().join("island.obj"), &text).unwrap();
+    let out = dir.path().join("out");
+    let output = run(&[scene.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("smallest distance/rule"), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("instances.json")).unwrap()).unwrap();
+    let instances = json["instances"].as_array().unwrap();
+    let mut counts = [0; 2];
+    for inst in instances {
+        let p: Vec<f64> =
+            inst["position"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let h = top_height(&world, p[0], p[2]).expect("every instance stands on the mesh");
+        assert!((p[1] - h).abs() < 1e-9, "{p:?} vs {h}");
+        if inst["class"] == "rock" {
+            counts[1] += 1;
+            assert!(p[1] >= 8.0);
+        } else {
+            counts[0] += 1;
+            let r = inst["radius"].as_f64().unwrap();
+            assert!((3.0..=6.0).contains(&r));
+        }
+    }
+    assert!(counts.iter().all(|&c| c > 10), "{counts:?}");
+
+    // The glTF's terrain is the file's mesh where the file has it, facing the same way.
+    let gltf_text = std::fs::read(out.join("instances.gltf")).unwrap();
+    let bin = std::fs::read(out.join("instances.bin")).unwrap();
+    let gltf = gltf::Gltf::from_slice(&gltf_text).unwrap();
+    let terrain = gltf.document.meshes().find(|m| m.name() == Some("terrain")).unwrap();
+    let primitive = terrain.primitives().next().unwrap();
+    // Every accessor here holds 4-byte components (f32 vectors, u32 indices).
+    let words = |accessor: gltf::Accessor| -> Vec<[u8; 4]> {
+        let view = accessor.view().unwrap();
+        let start = view.offset() + accessor.offset();
+        let len = accessor.count() * accessor.size();
+        bin[start..start + len].chunks(4).map(|b| b.try_into().unwrap()).collect()
+    };
+    let vectors = |semantic: gltf::Semantic| -> Vec<[f32; 3]> {
+        let values: Vec<f32> =
+            words(primitive.get(&semantic).unwrap()).into_iter().map(f32::from_le_bytes).collect();
+        values.chunks(3).map(|v| [v[0], v[1], v[2]]).collect()
+    };
+    let positions = vectors(gltf::Semantic::Positions);
+    let normals = vectors(gltf::Semantic::Normals);
+    let indices: Vec<u32> =
+        words(primitive.indices().unwrap()).into_iter().map(u32::from_le_bytes).collect();
+    assert_eq!(indices.len(), 3 * world.len());
+    let file_vertices: Vec<[f32; 3]> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|l| {
+            let v: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+            [v[0], v[1], v[2]]
+        })
+        .collect();
+    for p in &positions {
+        assert!(file_vertices.contains(p), "{p:?} is not a vertex of the file");
+    }
+    for t in indices.chunks(3) {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|i| positions[i as usize].map(f64::from));
+        let (u, v) =
+            ([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]]);
+        let cross =
+            [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        // Counter-clockwise seen from above in glTF's frame, as in the file, and the normal
+        // on the same side.
+        assert!(cross[1] > 0.0);
+        let n = normals[t[0] as usize];
+        assert!(n[1] > 0.0);
+    }
+
+    // The same island written z-up, read with up = "z": the same instances, to the bit.
+    let (z_text, _) = island_obj(24, true, true);
+    std::fs::write(dir.path().join("island_z.obj"), z_text).unwrap();
+    let z_scene = dir.path().join("z.toml");
+    std::fs::write(
+        &z_scene,
+        MESH_SCENE.replace("mesh = \"island.obj\"", "mesh = \"island_z.obj\"\nup = \"z\""),
+    )
+    .unwrap();
+    let z_out = dir.path().join("z_out");
+    let output = run(&[z_scene.to_str().unwrap(), "--out", z_out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        std::fs::read(out.join("instances.json")).unwrap(),
+        std::fs::read(z_out.join("instances.json")).unwrap()
+    );
+}
+
+#[test]
+fn mesh_terrain_errors_exit_2_with_one_line() {
+    let with_mesh = refused_with;
+    let (good, _) = island_obj(6, true, false);
+    let (bare, _) = island_obj(6, false, false);
+    let terrain = "mesh = \"island.obj\"";
+    with_mesh(
+        &MESH_SCENE.replace(terrain, "mesh = \"island.obj\"\nheightmap = \"height.png\""),
+        &good,
+        "terrain.mesh: give a heightmap or a mesh, not both",
+    );
+    with_mesh(
+        &MESH_SCENE.replace(terrain, "mesh = \"island.obj\"\nsize = [10.0, 10.0]"),
+        &good,
+        "terrain.size: a mesh terrain takes its size and heights from the mesh",
+    );
+    with_mesh(
+        &MESH_SCENE.replace(terrain, "mesh = \"island.obj\"\nup = \"x\""),
+        &good,
+        "unknown variant `x`",
+    );
+    with_mesh(MESH_SCENE, &bare, "class[0].density: the terrain mesh has no texture coordinates");
+    with_mesh(&MESH_SCENE.replace(terrain, "mesh = \"none.obj\""), &good, "terrain.mesh");
+    // Faces wound clockwise seen from above: nothing faces up.
+    let flipped: String = good
+        .lines()
+        .map(|l| match l.strip_prefix("f ") {
+            Some(rest) => {
+                let c: Vec<&str> = rest.split(' ').collect();
+                format!("f {} {} {}\n", c[0], c[2], c[1])
+            }
+            None => format!("{l}\n"),
+        })
+        .collect();
+    with_mesh(MESH_SCENE, &flipped, "upward-facing triangles");
+    with_mesh(
+        &SCENE.replace("heightmap = \"height.png\"", "heightmap = \"height.png\"\nup = \"z\""),
+        &good,
+        "terrain.up: applies only to a mesh terrain",
+    );
+    with_mesh(
+        &SCENE.replace("heightmap = \"height.png\"", ""),
+        &good,
+        "terrain.heightmap: the terrain needs a heightmap or a mesh",
+    );
 }
