@@ -242,7 +242,7 @@ impl<const D: usize> GridLayout<D> {
     /// (the neighbour offsets allow for it, see [`neighbour_offsets`]); past the last cell (a
     /// point a hair below the upper face of a torus) it is the last cell.
     #[inline]
-    pub(super) fn cell_of(&self, p: &Point<D>) -> [u64; D] {
+    pub(crate) fn cell_of(&self, p: &Point<D>) -> [u64; D] {
         let cell = self.unclamped_cell(p);
         std::array::from_fn(
             |i| if cell[i] <= self.last_cell[i] { cell[i] } else { self.last_cell[i] },

@@ -325,6 +325,18 @@ impl<const D: usize> Elimination<D> {
     /// `target` remain. Returns the survivors (in no particular order) and the eliminated,
     /// in elimination order.
     fn eliminate(&self, points: &[Point<D>], set: &[u32], target: usize) -> (Vec<u32>, Vec<u32>) {
+        self.eliminate_within(points, set, target, ROWS_BUDGET)
+    }
+
+    /// [`eliminate`](Self::eliminate) keeping neighbour rows only if they fit `rows_budget`
+    /// bytes.
+    fn eliminate_within(
+        &self,
+        points: &[Point<D>],
+        set: &[u32],
+        target: usize,
+        rows_budget: usize,
+    ) -> (Vec<u32>, Vec<u32>) {
         if set.len() <= target {
             return (set.to_vec(), Vec::new());
         }
@@ -337,17 +349,99 @@ impl<const D: usize> Elimination<D> {
             let d = d2.sqrt().max(d_min);
             (1.0 - d / d_max).powi(ALPHA)
         };
-        // One grid query per candidate, kept as a neighbour list with each edge's weight, so
-        // an elimination walks its list instead of searching the grid again.
-        let per_candidate = expected_neighbours(self.dims, set.len(), target);
-        let edges = Edges::build(&grid, d_max * d_max, per_candidate, &weight);
-        let (alive, mut eliminated) = run_queue(&edges, target);
+        // Rows (with room for 5 % more than the expected neighbours) when they fit the budget.
+        let expected = expected_neighbours(self.dims, set.len(), target) * m as f64 * 1.05;
+        let rows = (expected * ROW_BYTES <= rows_budget as f64).then_some(expected.ceil() as usize);
+        let (alive, mut eliminated) = run_queue(&grid, d_max * d_max, &weight, target, rows);
         // Mapped back only now: a look-up per pop would be one more cache miss in the loop.
         for k in &mut eliminated {
             *k = grid.original(*k as usize);
         }
         let survivors = (0..m).filter(|&k| alive[k]).map(|k| grid.original(k)).collect();
         (survivors, eliminated)
+    }
+}
+
+/// Each candidate's total weight (the weights of its neighbours, summed in the layout's walk
+/// order), and with `reserve` (the room to set aside) its neighbours and their weights as
+/// compressed rows: candidate k's are `start[k]..start[k + 1]`, in walk order.
+struct Weighed {
+    totals: Vec<f64>,
+    start: Vec<usize>,
+    neighbour: Vec<u32>,
+    weight: Vec<f64>,
+}
+
+impl Weighed {
+    fn new<const D: usize>(
+        grid: &SortedCells<D>,
+        reach_squared: f64,
+        weight: &impl Fn(f64) -> f64,
+        reserve: Option<usize>,
+    ) -> Self {
+        let points = grid.points();
+        let layout = grid.layout();
+        let domain = layout.domain();
+        let m = points.len();
+        let keep = reserve.is_some();
+        let room_for = reserve.unwrap_or(0);
+        let mut out = Weighed {
+            totals: Vec::with_capacity(m),
+            start: Vec::with_capacity(if keep { m + 1 } else { 0 }),
+            neighbour: vec![0; room_for],
+            weight: vec![0.0; room_for],
+        };
+        out.start.extend(keep.then_some(0));
+        // Filled without a branch on the distance test (a close pair is about a coin flip to
+        // predict): every tried pair is written at `len`, which moves on only for a close one;
+        // the vectors are kept longer than `len` and cut at the end. Without rows the one row
+        // is rewritten for each candidate.
+        let mut len = 0;
+        let mut runs = Vec::new();
+        for (cell, run) in grid.occupied() {
+            // The runs of the cells around, in the layout's walk order.
+            runs.clear();
+            layout.block_around(&cell).any(|key| {
+                let run = grid.run(key);
+                runs.push((run.start, run.end));
+                false
+            });
+            let room: usize = runs.iter().map(|&(from, to)| to - from).sum();
+            for k in run {
+                if !keep {
+                    len = 0;
+                }
+                if out.neighbour.len() < len + room {
+                    let grown = (len + len / 2).max(len + room);
+                    out.neighbour.resize(grown, 0);
+                    out.weight.resize(grown, 0.0);
+                }
+                let row = len;
+                let p = points[k];
+                // Local slices: the compiler then knows the writes cannot touch the points.
+                let (neighbour, tried) = (&mut out.neighbour[..], &mut out.weight[..]);
+                for &(from, to) in &runs {
+                    for (j, q) in (from..to).zip(&points[from..to]) {
+                        let d2 = domain.distance_squared(&p, q);
+                        neighbour[len] = j as u32;
+                        tried[len] = d2;
+                        len += usize::from(d2 < reach_squared && j != k);
+                    }
+                }
+                let mut sum = 0.0;
+                for w in &mut out.weight[row..len] {
+                    *w = weight(*w);
+                    sum += *w;
+                }
+                out.totals.push(sum);
+                if keep {
+                    out.start.push(len);
+                }
+            }
+        }
+        out.neighbour.truncate(if keep { len } else { 0 });
+        out.weight.truncate(if keep { len } else { 0 });
+        out
     }
 }
 
@@ -359,100 +453,59 @@ fn expected_neighbours(dims: usize, set: usize, target: usize) -> f64 {
     2f64.powi(dims as i32) * eta * set as f64 / target as f64
 }
 
-/// Every candidate's neighbours (by sorted index) and the weight each contributes, in
-/// compressed rows: candidate k's edges are `start[k]..start[k + 1]`. About 12 bytes an edge,
-/// so memory stays O(M) (about 18 neighbours a candidate in 2D at the default ratio).
-struct Edges {
-    start: Vec<usize>,
-    neighbour: Vec<u32>,
-    weight: Vec<f64>,
-    /// Each candidate's total weight.
-    total: Vec<f64>,
-}
+/// The bytes of one kept neighbour: its index and its weight.
+const ROW_BYTES: f64 = 12.0;
 
-impl Edges {
-    /// The rows of every candidate of `grid`, neighbours being those closer than
-    /// `√reach_squared`.
-    fn build<const D: usize>(
-        grid: &SortedCells<D>,
-        reach_squared: f64,
-        per_candidate: f64,
-        weight: &impl Fn(f64) -> f64,
-    ) -> Self {
-        let points = grid.points();
-        let layout = grid.layout();
-        let domain = layout.domain();
-        let m = points.len();
-        let reserve = (per_candidate * 1.05 * m as f64).ceil() as usize;
-        let mut edges = Edges {
-            start: Vec::with_capacity(m + 1),
-            neighbour: vec![0; reserve],
-            weight: vec![0.0; reserve],
-            total: Vec::with_capacity(m),
-        };
-        edges.start.push(0);
-        // Filled without a branch on the distance test (a close pair is about a coin flip
-        // to predict): every tried pair is written at `len`, which moves on only for a close
-        // one; the vectors are kept longer than `len` and cut at the end.
-        let mut len = 0;
-        let mut runs = Vec::new();
-        for (cell, run) in grid.occupied() {
-            // The runs of the cells around, in the layout's walk order (the order the weights
-            // are summed in).
-            runs.clear();
-            layout.block_around(&cell).any(|key| {
-                let run = grid.run(key);
-                runs.push((run.start, run.end));
-                false
-            });
-            let room: usize = runs.iter().map(|&(from, to)| to - from).sum();
-            for k in run {
-                if edges.neighbour.len() < len + room {
-                    let grown = (len + len / 2).max(len + room);
-                    edges.neighbour.resize(grown, 0);
-                    edges.weight.resize(grown, 0.0);
-                }
-                let row = len;
-                let p = points[k];
-                // Local slices: the compiler then knows the writes cannot touch the points.
-                let (neighbour, tried) = (&mut edges.neighbour[..], &mut edges.weight[..]);
-                for &(from, to) in &runs {
-                    for (j, q) in (from..to).zip(&points[from..to]) {
-                        let d2 = domain.distance_squared(&p, q);
-                        neighbour[len] = j as u32;
-                        tried[len] = d2;
-                        len += usize::from(d2 < reach_squared && j != k);
-                    }
-                }
-                let mut sum = 0.0;
-                for w in &mut edges.weight[row..len] {
-                    *w = weight(*w);
-                    sum += *w;
-                }
-                edges.total.push(sum);
-                edges.start.push(len);
-            }
-        }
-        edges.neighbour.truncate(len);
-        edges.weight.truncate(len);
-        edges
-    }
-}
+/// The most memory the neighbour rows may take (256 MiB, about 1.2·10^6 candidates in 2D at
+/// the default ratio); past it a candidate's neighbours are found again when it is removed.
+const ROWS_BUDGET: usize = 1 << 28;
 
-/// Removes the heaviest candidate and lowers its living neighbours' weights by the stored
-/// edge weights until `target` remain; returns which are alive and the eliminated, in
-/// elimination order (all by sorted index).
-fn run_queue(edges: &Edges, target: usize) -> (Vec<bool>, Vec<u32>) {
-    let m = edges.total.len();
-    let mut queue = Tournament::build(&edges.total);
+/// Weighs every candidate, then removes the heaviest and lowers its living neighbours' weights
+/// by the same weights until `target` remain; returns which are alive and the eliminated, in
+/// elimination order (all by sorted index). With `rows` (the room to set aside) each
+/// candidate's neighbours and weights are kept from the weighing (about 12 bytes a neighbour,
+/// the faster way); without, a removed candidate's neighbours are found again in the grid
+/// (no memory per neighbour). Both subtract the same weights from the same leaves, each leaf in
+/// elimination order, and the tree's state depends on its leaves alone, so they remove the
+/// same candidates in the same order.
+fn run_queue<const D: usize>(
+    grid: &SortedCells<D>,
+    reach_squared: f64,
+    weight: &impl Fn(f64) -> f64,
+    target: usize,
+    rows: Option<usize>,
+) -> (Vec<bool>, Vec<u32>) {
+    let m = grid.points().len();
+    let Weighed { totals, start, neighbour, weight: weights } =
+        Weighed::new(grid, reach_squared, weight, rows);
+    let mut queue = Tournament::build(totals);
     let mut eliminated = Vec::with_capacity(m - target);
+    let (points, layout) = (grid.points(), grid.layout());
+    let domain = layout.domain();
     while eliminated.len() < m - target {
         let Some(k) = queue.pop() else { break };
         eliminated.push(k as u32);
-        let range = edges.start[k]..edges.start[k + 1];
-        for (&j, &w) in edges.neighbour[range.clone()].iter().zip(&edges.weight[range]) {
-            queue.decrease(j as usize, w);
+        if rows.is_some() {
+            let range = start[k]..start[k + 1];
+            for (&j, &w) in neighbour[range.clone()].iter().zip(&weights[range]) {
+                queue.decrease(j as usize, w);
+            }
+            continue;
         }
+        // The living ones only (k itself is no longer): a removed neighbour's point is not
+        // even read. The cell is the one `k` was sorted into.
+        let p = points[k];
+        layout.block_around(&layout.cell_of(&p)).any(|key| {
+            for j in grid.run(key) {
+                if queue.alive(j) {
+                    let d2 = domain.distance_squared(&p, &points[j]);
+                    if d2 < reach_squared {
+                        queue.decrease(j, weight(d2));
+                    }
+                }
+            }
+            false
+        });
     }
     let alive = (0..m).map(|k| queue.alive(k)).collect();
     (alive, eliminated)
@@ -503,8 +556,7 @@ struct Tournament {
 }
 
 impl Tournament {
-    fn build(weights: &[f64]) -> Self {
-        let leaf = weights.to_vec();
+    fn build(leaf: Vec<f64>) -> Self {
         let mut level: Vec<Vec<(f64, u32)>> = vec![
             (0..leaf.len().div_ceil(FAN_OUT)).map(|i| Self::heaviest_leaf(&leaf, i)).collect(),
         ];
@@ -588,5 +640,44 @@ impl Tournament {
             above[0][parent] = Self::heaviest(&below[first..below.len().min(first + FAN_OUT)]);
             at = parent;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{rng_from_seed, uniform01};
+
+    /// Kept rows and neighbours found again remove the same candidates in the same order: on
+    /// a torus and in a closed box, in 2D and 3D, and on a surface-like sparse grid.
+    #[test]
+    fn rows_and_recomputed_neighbours_eliminate_alike() {
+        fn check<const D: usize>(periodic: bool, sparse: bool, dims: usize) {
+            let mut rng = rng_from_seed(5 + D as u64);
+            let mut domain = Domain::<D>::unit();
+            if periodic {
+                domain = domain.periodic();
+            }
+            let points: Vec<Point<D>> = (0..6000)
+                .map(|_| {
+                    let mut p: Point<D> = std::array::from_fn(|_| uniform01(&mut rng));
+                    if sparse {
+                        p[D - 1] = 0.5 + 0.1 * (7.0 * p[0]).sin(); // a curved sheet
+                    }
+                    p
+                })
+                .collect();
+            let measure = if sparse { 1.0 } else { domain.volume() };
+            let elimination = Elimination { grid_box: domain, measure, dims, sparse };
+            let set: Vec<u32> = (0..points.len() as u32).collect();
+            let kept = elimination.eliminate_within(&points, &set, 1200, usize::MAX);
+            let found = elimination.eliminate_within(&points, &set, 1200, 0);
+            assert_eq!(kept, found, "D = {D}, periodic {periodic}, sparse {sparse}");
+            assert_eq!(kept.0.len(), 1200);
+        }
+        check::<2>(true, false, 2);
+        check::<2>(false, false, 2);
+        check::<3>(true, false, 3);
+        check::<3>(false, true, 2);
     }
 }
