@@ -107,3 +107,24 @@ def test_scatter_errors(tmp_path):
         pnd.scatter({"terrain": {}})
     with pytest.raises(ValueError, match="cannot read"):
         pnd.scatter(str(tmp_path / "missing.toml"))
+
+
+def test_a_mesh_terrain_scene():
+    # The example island: a mesh terrain (OBJ) with a lagoon cut out of it.
+    island = pnd.scatter(str(EXAMPLES / "scatter" / "island.toml"))
+    assert island["class_names"] == ["tree", "shrub", "rock"]
+    x, y, z = island["position"].T
+    assert len(x) > 1000
+    # On the island (the mesh's cells reach 92 m from the centre, 5 m cells), never in the
+    # lagoon (cells whose centre is within 14 m of (35, -20) are missing), on its surface.
+    assert np.all(np.hypot(x, z) < 92 + 3.6)
+    assert np.all(np.hypot(x - 35, z + 20) > 14 - 3.6)
+    assert np.all((y >= 0) & (y <= 35))
+    # The same scene as a dict, paths from the scene's folder.
+    with (EXAMPLES / "scatter" / "island.toml").open("rb") as f:
+        table = tomllib.load(f)
+    table["terrain"]["mesh"] = str(EXAMPLES / "scatter" / "island.obj")
+    for cls in table["class"]:
+        if "density" in cls:
+            cls["density"] = str(EXAMPLES / "scatter" / cls["density"])
+    assert_same(pnd.scatter(table), island)
