@@ -9,6 +9,9 @@
 //! that many Bridson points; count-driven samplers draw exactly the nominal count. The
 //! throughput is the number of points the benchmarked run produces.
 //!
+//! `sequences` times a million Owen-scrambled Sobol points in 8D and a million PMJ02 points
+//! in 2D.
+//!
 //! `region/2d` times Bridson in the unit box against Bridson in a polygon of 1,000 vertices
 //! (points per second of each; the region's cost per accepted point is the ratio).
 //!
@@ -28,7 +31,7 @@ use criterion::{
 use criterion::{criterion_group, criterion_main};
 use experiments::spec::{
     BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams, HaltonParams,
-    NoParams, SampleEliminationParams, SamplerSpec,
+    NoParams, SampleEliminationParams, SamplerSpec, SequenceParams,
 };
 use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule};
 
@@ -56,6 +59,9 @@ fn samplers() -> Vec<(SamplerSpec, usize)> {
         (SamplerSpec::SampleElimination(SampleEliminationParams::default()), usize::MAX),
         (SamplerSpec::Halton(HaltonParams::default()), usize::MAX),
         (SamplerSpec::HaltonRandomized(HaltonParams::default()), usize::MAX),
+        (SamplerSpec::Sobol(SequenceParams::default()), usize::MAX),
+        (SamplerSpec::SobolOwen(SequenceParams::default()), usize::MAX),
+        (SamplerSpec::Pmj02(SequenceParams::default()), usize::MAX),
         (SamplerSpec::JitteredGrid(NoParams {}), usize::MAX),
         (SamplerSpec::WhiteNoise(NoParams {}), usize::MAX),
     ]
@@ -123,12 +129,34 @@ fn samplers_in<const D: usize>(c: &mut Criterion) {
     configure(&mut group);
     for size in sizes(D) {
         for (spec, cap) in samplers() {
-            if size.points <= cap {
+            if size.points <= cap && experiments::report::runs_in(&spec, D) {
                 let id = BenchmarkId::new(spec.name(), size.label);
                 bench_one::<D>(&mut group, &spec, id, size.radius, Some(size.points));
             }
         }
     }
+    group.finish();
+}
+
+/// A million Owen-scrambled Sobol points in 8D (the target: under 0.2 s), and a million
+/// PMJ02 points in 2D.
+fn sequences(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sequences");
+    configure(&mut group);
+    bench_one::<8>(
+        &mut group,
+        &SamplerSpec::SobolOwen(SequenceParams::default()),
+        BenchmarkId::new("sobol-owen", "8d-1M"),
+        1.0,
+        Some(1_000_000),
+    );
+    bench_one::<2>(
+        &mut group,
+        &SamplerSpec::Pmj02(SequenceParams::default()),
+        BenchmarkId::new("pmj02", "2d-1M"),
+        1.0,
+        Some(1_000_000),
+    );
     group.finish();
 }
 
@@ -332,6 +360,7 @@ fn scatter_cost(c: &mut Criterion) {
 criterion_group!(
     benches,
     all_samplers,
+    sequences,
     chunked_threads,
     grid_resolution,
     radius_fields,

@@ -19,8 +19,9 @@
 //!   [`BridsonFill`] is a Bridson run that can start from given points, go step by step and
 //!   be resumed.
 //! - Count-driven samplers (no minimum distance): [`SampleElimination`] (exactly N
-//!   well-spread points), [`BestCandidate`], [`Halton`] (plain or randomized),
-//!   [`JitteredGrid`], [`WhiteNoise`].
+//!   well-spread points), [`BestCandidate`], [`JitteredGrid`], [`WhiteNoise`], and the
+//!   low-discrepancy sequences [`Halton`] (plain or randomized), [`Sobol`] (plain or
+//!   Owen-scrambled, up to 1024 dimensions) and [`Pmj02`] (progressive multi-jittered (0,2)).
 //! - Reproducibility: [`Sampler::sample_seeded`] uses [`rng::PortableRng`]; the same seed,
 //!   configuration and version give bit-identical points on every platform.
 //! - Errors: every constructor (or builder's `build`) validates its input and returns
@@ -96,6 +97,6 @@ pub use sampler::{DynSampler, FillSampler, PointSet, Progress, Sampler, StopReas
 pub use samplers::{
     BestCandidate, BestCandidateBuilder, Bridson, BridsonBuilder, BridsonFill, CandidateDistance,
     DartThrowing, DartThrowingBuilder, Halton, HaltonBuilder, JitteredGrid, JitteredGridBuilder,
-    Maximal, MaximalBuilder, SampleElimination, SampleEliminationBuilder, WhiteNoise,
-    WhiteNoiseBuilder,
+    Maximal, MaximalBuilder, Pmj02, Pmj02Builder, SampleElimination, SampleEliminationBuilder,
+    Sobol, SobolBuilder, WhiteNoise, WhiteNoiseBuilder,
 };

@@ -36,7 +36,14 @@ fn splitmix64(x: u64) -> u64 {
 /// A uniform real in `[0, 1)` with 53 random bits.
 #[inline]
 pub fn uniform01<R: Rng + ?Sized>(rng: &mut R) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    fraction_of(rng.next_u64())
+}
+
+/// The binary fraction `word / 2^64` rounded down to 53 bits: exact for words of at most 53
+/// significant bits, always in `[0, 1)`.
+#[inline]
+pub(crate) fn fraction_of(word: u64) -> f64 {
+    (word >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 /// A uniform real in `[-1, 1)`.

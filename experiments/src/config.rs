@@ -407,6 +407,19 @@ impl Config {
                     format!("'{name}' is not in samplers"),
                 ));
             }
+            let spec = self.sampler_index(name).map(|index| &self.samplers[index]);
+            if let Some(spec) =
+                spec.filter(|spec| !spec.capabilities().takes_dimension(scaling.dim))
+            {
+                return Err(invalid(
+                    format!("scaling.samplers[{i}]"),
+                    format!(
+                        "'{name}' samples at most {} dimensions, scaling.dim is {}",
+                        spec.capabilities().max_dimension,
+                        scaling.dim
+                    ),
+                ));
+            }
             if scaling.samplers[..i].contains(name) {
                 return Err(invalid(
                     format!("scaling.samplers[{i}]"),

@@ -33,8 +33,8 @@ use clap::{Args, CommandFactory, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
 use poisson_nd::{
     BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, DynSampler, Error,
-    GridResolution, Halton, JitteredGrid, Maximal, PointSet, SampleElimination, Sampler,
-    WhiteNoise,
+    GridResolution, Halton, JitteredGrid, Maximal, Pmj02, PointSet, SampleElimination, Sampler,
+    Sobol, WhiteNoise,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
@@ -65,6 +65,14 @@ pub enum SamplerSpec {
     Halton(HaltonParams),
     /// The Halton sequence scrambled by random digit permutations (count-driven).
     HaltonRandomized(HaltonParams),
+    /// The Sobol sequence with Joe–Kuo direction numbers, deterministic, up to 1024
+    /// dimensions (count-driven).
+    Sobol(SequenceParams),
+    /// The Sobol sequence under a hash-based Owen (nested uniform) scramble (count-driven).
+    SobolOwen(SequenceParams),
+    /// A progressive multi-jittered (0,2) sequence, 1D or 2D: one point in every
+    /// elementary rectangle at every power of two (count-driven).
+    Pmj02(SequenceParams),
     /// One uniform point in each cell of a near-cubic grid (count-driven).
     JitteredGrid(NoParams),
     /// Independent uniform points, the baseline (count-driven).
@@ -165,6 +173,17 @@ pub struct HaltonParams {
     pub skip: Option<u64>,
 }
 
+/// The parameters of Sobol (plain and Owen-scrambled) and PMJ02.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct SequenceParams {
+    /// Indices skipped at the start of the sequence: the first point has index skip
+    /// (default 0; a skip that is a multiple of 2^m keeps the nets of 2^m points).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip: Option<u64>,
+}
+
 /// The parameters of a sampler that has none.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
 #[serde(deny_unknown_fields)]
@@ -224,6 +243,9 @@ impl SamplerSpec {
             SamplerSpec::SampleElimination(SampleEliminationParams::default()),
             SamplerSpec::Halton(HaltonParams::default()),
             SamplerSpec::HaltonRandomized(HaltonParams::default()),
+            SamplerSpec::Sobol(SequenceParams::default()),
+            SamplerSpec::SobolOwen(SequenceParams::default()),
+            SamplerSpec::Pmj02(SequenceParams::default()),
             SamplerSpec::JitteredGrid(NoParams {}),
             SamplerSpec::WhiteNoise(NoParams {}),
         ]
@@ -242,6 +264,9 @@ impl SamplerSpec {
             SamplerSpec::SampleElimination(_) => "sample-elimination",
             SamplerSpec::Halton(_) => "halton",
             SamplerSpec::HaltonRandomized(_) => "halton-randomized",
+            SamplerSpec::Sobol(_) => "sobol",
+            SamplerSpec::SobolOwen(_) => "sobol-owen",
+            SamplerSpec::Pmj02(_) => "pmj02",
             SamplerSpec::JitteredGrid(_) => "jittered-grid",
             SamplerSpec::WhiteNoise(_) => "white-noise",
         }
@@ -261,6 +286,8 @@ impl SamplerSpec {
             SamplerSpec::BestCandidate(_) => BestCandidate::<1>::CAPABILITIES,
             SamplerSpec::SampleElimination(_) => SampleElimination::<1>::CAPABILITIES,
             SamplerSpec::Halton(_) | SamplerSpec::HaltonRandomized(_) => Halton::<1>::CAPABILITIES,
+            SamplerSpec::Sobol(_) | SamplerSpec::SobolOwen(_) => Sobol::<1>::CAPABILITIES,
+            SamplerSpec::Pmj02(_) => Pmj02::<1>::CAPABILITIES,
             SamplerSpec::JitteredGrid(_) => JitteredGrid::<1>::CAPABILITIES,
             SamplerSpec::WhiteNoise(_) => WhiteNoise::<1>::CAPABILITIES,
         }
@@ -299,6 +326,9 @@ impl SamplerSpec {
         match self {
             SamplerSpec::Halton(_) => {
                 Some("the plain Halton sequence is deterministic and never reads the generator")
+            }
+            SamplerSpec::Sobol(_) => {
+                Some("the plain Sobol sequence is deterministic and never reads the generator")
             }
             _ => None,
         }
@@ -356,6 +386,7 @@ impl SamplerSpec {
             },
             SamplerSpec::Maximal(_) => Ok(()),
             SamplerSpec::Halton(_) | SamplerSpec::HaltonRandomized(_) => Ok(()),
+            SamplerSpec::Sobol(_) | SamplerSpec::SobolOwen(_) | SamplerSpec::Pmj02(_) => Ok(()),
             SamplerSpec::JitteredGrid(_) | SamplerSpec::WhiteNoise(_) => Ok(()),
         }
     }
@@ -459,6 +490,21 @@ impl SamplerSpec {
                 let b = configure(Halton::builder(domain), max_points, setup)
                     .with_skip(p.skip.unwrap_or(0));
                 Box::new(b.randomized().build()?)
+            }
+            SamplerSpec::Sobol(p) => {
+                let b = configure(Sobol::builder(domain), max_points, setup)
+                    .with_skip(p.skip.unwrap_or(0));
+                Box::new(b.build()?)
+            }
+            SamplerSpec::SobolOwen(p) => {
+                let b = configure(Sobol::builder(domain), max_points, setup)
+                    .with_skip(p.skip.unwrap_or(0));
+                Box::new(b.owen_scrambled().build()?)
+            }
+            SamplerSpec::Pmj02(p) => {
+                let b = configure(Pmj02::builder(domain), max_points, setup)
+                    .with_skip(p.skip.unwrap_or(0));
+                Box::new(b.build()?)
             }
             SamplerSpec::JitteredGrid(_) => {
                 Box::new(configure(JitteredGrid::builder(domain), max_points, setup).build()?)
@@ -646,6 +692,8 @@ mod tests {
             ("maximal", &[]),
             ("sample-elimination", &["ratio", "progressive"]),
             ("halton-randomized", &["skip"]),
+            ("sobol-owen", &["skip"]),
+            ("pmj02", &["skip"]),
             ("white-noise", &[]),
         ];
         for (name, keys) in expected {

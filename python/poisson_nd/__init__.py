@@ -1,8 +1,8 @@
 """poisson-nd: Poisson-disk (blue-noise) and comparison point samplers in 1 to 8 dimensions.
 
 The samplers are engines in the style of ``scipy.stats.qmc`` (``Bridson``, ``ChunkedBridson``,
-``DartThrowing``, ``Maximal``, ``SampleElimination``, ``BestCandidate``, ``Halton``,
-``JitteredGrid``, ``WhiteNoise``); ``Field`` and ``Region`` vary the radius and confine the
+``DartThrowing``, ``Maximal``, ``SampleElimination``, ``BestCandidate``, ``Halton``, ``Sobol``,
+``Pmj02``, ``JitteredGrid``, ``WhiteNoise``); ``Field`` and ``Region`` vary the radius and confine the
 points; ``PoissonSet`` is a live set, ``World`` a deterministic chunked world; ``scatter`` runs
 a world-scatter scene; ``analyze`` measures a point set as ``experiments analyze`` does.
 For the same seed and parameters the points are bit-identical to the command line's and the
@@ -24,8 +24,10 @@ from ._engines import (
     Halton,
     JitteredGrid,
     Maximal,
+    Pmj02,
     Sample,
     SampleElimination,
+    Sobol,
     WhiteNoise,
 )
 from ._analysis import Analysis, analyze
@@ -45,10 +47,12 @@ __all__ = [
     "INSTANCE_DTYPE",
     "JitteredGrid",
     "Maximal",
+    "Pmj02",
     "PoissonSet",
     "Region",
     "Sample",
     "SampleElimination",
+    "Sobol",
     "WhiteNoise",
     "World",
     "WorldStages",

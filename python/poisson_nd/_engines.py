@@ -20,6 +20,8 @@ __all__ = [
     "SampleElimination",
     "BestCandidate",
     "Halton",
+    "Sobol",
+    "Pmj02",
     "JitteredGrid",
     "WhiteNoise",
 ]
@@ -389,7 +391,32 @@ class BestCandidate(Engine):
                          params={"candidates": candidates, "growing_candidates": growing_candidates})
 
 
-class Halton(Engine):
+class _Sequence(Engine):
+    """A low-discrepancy sequence: successive ``random(n)`` calls continue it, as scipy's
+    sequences do (one seed, one scramble, for the whole sequence); ``reset()`` starts it
+    again and ``fast_forward(n)`` skips points."""
+
+    skip: int = 0
+
+    def _native_params(self) -> dict[str, Any]:
+        # The sequence goes on: the next points start after those generated.
+        return {"skip": self.skip + self.num_generated}
+
+    def _run(self, n: Optional[int], check_only: bool = False) -> Sample:
+        # One seed (one scramble) for the whole sequence.
+        runs, self._runs = self._runs, 0
+        try:
+            return super()._run(n, check_only)
+        finally:
+            self._runs = runs + (0 if check_only else 1)
+
+    def fast_forward(self, n: int) -> "_Sequence":
+        """Skips the next ``n`` points of the sequence."""
+        self.num_generated += _count(n)
+        return self
+
+
+class Halton(_Sequence):
     """The Halton sequence (bases 2, 3, 5, ...), from index 1 + ``skip``; ``randomized=True``
     scrambles it by random digit permutations drawn from the seed. Successive ``random(n)``
     calls continue the sequence, as scipy's Halton does; ``reset()`` starts it again."""
@@ -413,25 +440,65 @@ class Halton(Engine):
         super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
                          max_points=max_points, rng=rng, params={"skip": skip})
 
-    def _native_params(self) -> dict[str, Any]:
-        # The sequence goes on: the next points start after those generated.
-        return {"skip": self.skip + self.num_generated}
-
-    def _run(self, n: Optional[int], check_only: bool = False) -> Sample:
-        # One seed (one scramble) for the whole sequence.
-        runs, self._runs = self._runs, 0
-        try:
-            return super()._run(n, check_only)
-        finally:
-            self._runs = runs + (0 if check_only else 1)
-
-    def fast_forward(self, n: int) -> "Halton":
-        """Skips the next ``n`` points of the sequence."""
-        self.num_generated += _count(n)
-        return self
-
     def _repr_params(self) -> list[str]:
         return (["randomized=True"] if self.randomized else []) + super()._repr_params()
+
+
+class Sobol(_Sequence):
+    """The Sobol sequence with Joe and Kuo's direction numbers (``d`` up to ``MAX_DIM`` here;
+    the Rust library goes to 1024), from
+    index ``skip`` (default 0, the origin when not scrambled); ``scramble=True`` (the default,
+    as in scipy) applies a hash-based Owen scramble keyed by the seed. Unscrambled, it is
+    scipy's ``Sobol(d, scramble=False)`` in binary rather than Gray-code order (the same
+    points in every block of a power of two). Successive ``random(n)`` calls continue the
+    sequence; ``reset()`` starts it again."""
+
+    def __init__(
+        self,
+        d: int,
+        *,
+        scramble: bool = True,
+        skip: Optional[int] = None,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        self.name = "sobol-owen" if scramble else "sobol"
+        self.scramble = bool(scramble)
+        self.skip = 0 if skip is None else int(skip)
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng, params={"skip": skip})
+
+    def _repr_params(self) -> list[str]:
+        return (["scramble=False"] if not self.scramble else []) + super()._repr_params()
+
+
+class Pmj02(_Sequence):
+    """A progressive multi-jittered (0,2) sequence in 1 or 2 dimensions: every prefix of 2**m
+    points has one point in every elementary rectangle of area 2**-m, each point jittered
+    in its strata; random per seed. Successive ``random(n)`` calls continue the sequence;
+    ``reset()`` starts it again."""
+
+    name = "pmj02"
+
+    def __init__(
+        self,
+        d: int,
+        *,
+        skip: Optional[int] = None,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        self.skip = 0 if skip is None else int(skip)
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng, params={"skip": skip})
 
 
 class _NoParameters(Engine):

@@ -148,6 +148,8 @@ COUNT_ENGINES = {
     "best-candidate-growing": lambda d, **kw: pnd.BestCandidate(d, growing_candidates=True, candidates=2, **kw),
     "halton": lambda d, **kw: pnd.Halton(d, **kw),
     "halton-randomized": lambda d, **kw: pnd.Halton(d, randomized=True, **kw),
+    "sobol": lambda d, **kw: pnd.Sobol(d, scramble=False, **kw),
+    "sobol-owen": lambda d, **kw: pnd.Sobol(d, **kw),
     "white-noise": lambda d, **kw: pnd.WhiteNoise(d, **kw),
 }
 
@@ -305,6 +307,34 @@ def test_halton_matches_scipy_unscrambled():
         ours = pnd.Halton(d).random(100)
         theirs = qmc.Halton(d, scramble=False).random(101)[1:]
         np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
+def test_sobol_matches_scipy_unscrambled():
+    # scipy lists the sequence in Gray-code order: its j-th point is our index j ^ (j >> 1).
+    for d in (1, 2, 8):
+        ours = pnd.Sobol(d, scramble=False).random(256)
+        theirs = qmc.Sobol(d, scramble=False).random(256)
+        gray = [j ^ (j >> 1) for j in range(256)]
+        np.testing.assert_array_equal(ours[gray], theirs)
+
+
+@pytest.mark.parametrize("make", [lambda **kw: pnd.Sobol(3, **kw), lambda **kw: pnd.Pmj02(2, **kw)])
+def test_scrambled_sequences_continue_and_stay_nets(make):
+    engine = make(rng=11)
+    first, second = engine.random(32), engine.random(32)
+    whole = make(rng=11).random(64)
+    assert np.array_equal(np.vstack([first, second]), whole)
+    assert not np.array_equal(whole, make(rng=12).random(64))
+    # Every 2D elementary rectangle of area 1/64 of axes 0 and 1 holds one point.
+    for k in range(7):
+        cells = np.floor(whole[:, 0] * 2**k) * 2 ** (6 - k) + np.floor(whole[:, 1] * 2 ** (6 - k))
+        assert len(np.unique(cells)) == 64
+    assert qmc.discrepancy(whole) < qmc.discrepancy(pnd.WhiteNoise(whole.shape[1], rng=1).random(64))
+
+
+def test_pmj02_is_two_dimensional():
+    with pytest.raises(ValueError, match="dimension"):
+        pnd.Pmj02(3, rng=1).random(4)
 
 
 @pytest.mark.parametrize("randomized", [False, True])

@@ -4,10 +4,10 @@ use crate::config::{Builder, Capabilities};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
-use crate::region::Region;
 use crate::region::shape::SamplerRegion;
 use crate::rng::uniform_index;
-use crate::sampler::{PointSet, Sampler, StopReason};
+use crate::sampler::{PointSet, Sampler};
+use crate::samplers::sequence::run_sequence;
 use rand::Rng;
 
 /// The first 64 primes: the bases of the Halton sequence, one per axis.
@@ -234,10 +234,7 @@ impl<const D: usize> Sampler<D> for Halton<D> {
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
-        // Indices run from 1 + skip to u64::MAX.
-        let available = usize::try_from(u64::MAX - self.skip).unwrap_or(usize::MAX);
-        let count = n.min(self.max_points).min(available);
-        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
+        let count = n.min(self.max_points);
 
         // Per axis: the base, and (randomized) the permutation table and its digit count.
         let tables: Vec<(Vec<u16>, usize)> = if self.randomized && count > 0 {
@@ -263,41 +260,17 @@ impl<const D: usize> Sampler<D> for Halton<D> {
             Vec::new()
         };
 
-        let sampling = self.region.sampling_box(&self.domain);
-        let origin = sampling.origin();
-        let extent = sampling.extent();
         let point_at = |index: u64| -> Point<D> {
             std::array::from_fn(|axis| {
                 let permutations = tables.get(axis).map(|(t, digits)| (t.as_slice(), *digits));
-                let u = radical_inverse(index, u64::from(PRIMES[axis]), permutations);
-                let upper = origin[axis] + extent[axis];
-                let x = origin[axis] + extent[axis] * u;
-                if x < upper { x } else { upper.next_down() }
+                radical_inverse(index, u64::from(PRIMES[axis]), permutations)
             })
         };
-        let SamplerRegion::Shape(shape) = &self.region else {
-            let points: Vec<Point<D>> =
-                (0..count as u64).map(|j| point_at(1 + self.skip + j)).collect();
-            return PointSet::new_unrejected(points, self.domain, stop);
-        };
-        // Indices until `count` points fall in the region, or a budget far beyond what the
-        // region's share of its box calls for (then the run stops short, exhausted).
-        let budget = (count as f64 * shape.draw_budget() as f64).min(u64::MAX as f64) as u64;
-        let mut points = Vec::with_capacity(count.min(1 << 20));
-        let mut index = 1 + self.skip;
-        let mut used = 0u64;
-        while points.len() < count {
-            if used >= budget || index == u64::MAX {
-                return PointSet::new(points, self.domain, StopReason::Exhausted, used);
-            }
-            let p = point_at(index);
-            index += 1;
-            used += 1;
-            if shape.contains_box_point(&p) {
-                points.push(p);
-            }
-        }
-        PointSet::new(points, self.domain, stop, used)
+        // Indices run from 1 + skip to u64::MAX.
+        let available = u64::MAX - self.skip;
+        run_sequence(&self.domain, &self.region, n, self.max_points, available, |j| {
+            point_at(1 + self.skip + j)
+        })
     }
 }
 

@@ -6,7 +6,11 @@ pub mod dart_throwing;
 pub mod halton;
 pub mod jittered_grid;
 pub mod maximal;
+pub mod pmj02;
 pub mod sample_elimination;
+mod sequence;
+pub mod sobol;
+mod sobol_directions;
 pub mod white_noise;
 
 pub use best_candidate::{BestCandidate, BestCandidateBuilder, BestCandidateOptions};
@@ -17,7 +21,9 @@ pub use dart_throwing::{DartThrowing, DartThrowingBuilder, DartThrowingOptions};
 pub use halton::{Halton, HaltonBuilder, HaltonOptions};
 pub use jittered_grid::{JitteredGrid, JitteredGridBuilder, JitteredGridOptions};
 pub use maximal::{Maximal, MaximalBuilder, MaximalOptions};
+pub use pmj02::{Pmj02, Pmj02Builder, Pmj02Options};
 pub use sample_elimination::{
     SampleElimination, SampleEliminationBuilder, SampleEliminationOptions,
 };
+pub use sobol::{Sobol, SobolBuilder, SobolOptions};
 pub use white_noise::{WhiteNoise, WhiteNoiseBuilder, WhiteNoiseOptions};

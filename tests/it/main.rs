@@ -44,6 +44,7 @@ mod samplers_in_regions;
 // Test regions of every kind (polygons among them, so with the `geo` feature only).
 #[cfg(feature = "geo")]
 mod shapes;
+mod sobol;
 mod surface;
 mod value_stability;
 #[cfg(feature = "scatter")]

@@ -3,7 +3,7 @@
 
 use poisson_nd::{
     BestCandidate, Bridson, DartThrowing, Domain, DynSampler, GridResolution, Halton, JitteredGrid,
-    Sampler, WhiteNoise,
+    Pmj02, Sampler, Sobol, WhiteNoise,
 };
 
 #[test]
@@ -24,6 +24,9 @@ fn names_are_fixed_and_labels_carry_the_configuration() {
             "halton",
             "halton-randomized",
         ),
+        (Box::new(Sobol::new(domain).unwrap()), "sobol", "sobol"),
+        (Box::new(Sobol::builder(domain).owen_scrambled().build().unwrap()), "sobol", "sobol-owen"),
+        (Box::new(Pmj02::new(domain).unwrap()), "pmj02", "pmj02"),
         (Box::new(JitteredGrid::new(domain)), "jittered-grid", "jittered-grid"),
         (Box::new(WhiteNoise::new(domain)), "white-noise", "white-noise"),
     ];

@@ -6,7 +6,7 @@
 
 use poisson_nd::{
     BestCandidate, Bridson, DartThrowing, Domain, GridResolution, Halton, JitteredGrid, Maximal,
-    Point, SampleElimination, Sampler, WhiteNoise,
+    Pmj02, Point, SampleElimination, Sampler, Sobol, WhiteNoise,
 };
 
 fn unit<const D: usize>() -> Domain<D> {
@@ -155,6 +155,39 @@ fn halton_2d_plain_and_randomized() {
             [0.7598700752172801, 0.401284660723736],
             [0.009870075217280134, 0.7346179940570694],
             [0.5098700752172801, 0.29017354961262487],
+        ],
+    );
+}
+
+#[test]
+fn sobol_3d_plain_and_owen_scrambled() {
+    let plain = Sobol::new(unit::<3>()).expect("valid");
+    assert_pinned(
+        "sobol 3D",
+        &plain.sample_seeded(3, 42).points,
+        &[[0.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.25, 0.75, 0.75]],
+    );
+    assert_pinned(
+        "sobol-owen 3D",
+        &plain.to_builder().owen_scrambled().build().unwrap().sample_seeded(3, 42).points,
+        &[
+            [0.5935440835259553, 0.558860136167499, 0.14492289946838988],
+            [0.27465216380773383, 0.11259819916426206, 0.6485608941360774],
+            [0.8628467185658457, 0.3472566632289601, 0.8251653538655911],
+        ],
+    );
+}
+
+#[test]
+fn pmj02_2d() {
+    let set = Pmj02::new(unit::<2>()).expect("valid").sample_seeded(3, 42);
+    assert_pinned(
+        "pmj02 2D",
+        &set.points,
+        &[
+            [0.8983764882704949, 0.4175759175037408],
+            [0.27762087738203567, 0.6495848765294033],
+            [0.6878810642916672, 0.8060741178962986],
         ],
     );
 }

@@ -406,7 +406,12 @@ pub fn nominal_count(dim: usize, radius: f64, volume: f64, relative: f64) -> usi
 }
 
 fn progress_bar(config: &Config, show: bool) -> ProgressBar {
-    let comparison = config.dims.len() * config.samplers.len() * config.realisations;
+    let comparison = config
+        .dims
+        .iter()
+        .map(|d| config.samplers.iter().filter(|s| runs_in(s, d.dim)).count())
+        .sum::<usize>()
+        * config.realisations;
     let scaling = config.scaling.as_ref().map_or(0, |s| {
         s.samplers.iter().map(|name| s.counts_for(name).len()).sum::<usize>() * s.reps
     });
@@ -468,6 +473,11 @@ fn comparison_domain<const D: usize>(config: &Config) -> Domain<D> {
     crate::domains::unit(config.periodic)
 }
 
+/// Whether the sampler takes `dim` dimensions (the comparison leaves it out where not).
+pub fn runs_in(spec: &SamplerSpec, dim: usize) -> bool {
+    spec.capabilities().takes_dimension(dim)
+}
+
 /// Builds `config.samplers[index]` in the comparison's box with `radius`.
 fn build<const D: usize>(
     config: &Config,
@@ -500,16 +510,17 @@ fn measure_dim<const D: usize, A: Analyzer>(
     };
     let nominal =
         entry.n.unwrap_or_else(|| nominal_count(D, radius, volume, config.relative_radius));
+    // A sampler that does not take this dimension (PMJ02 above 2D) sits it out.
     let samplers = (0..config.samplers.len())
-        .map(|i| build::<D>(config, i, radius))
+        .map(|i| runs_in(&config.samplers[i], D).then(|| build::<D>(config, i, radius)).transpose())
         .collect::<Result<Vec<_>, _>>()?;
     // Radius-driven samplers run first: their mean count sets N for the others.
-    let mut order: Vec<usize> = (0..samplers.len()).collect();
+    let mut order: Vec<usize> = (0..samplers.len()).filter(|&i| samplers[i].is_some()).collect();
     order.sort_by_key(|&i| !config.samplers[i].is_radius_driven());
     let mut count = entry.n;
     let mut results: Vec<Option<SamplerResult>> = vec![None; samplers.len()];
     for i in order {
-        let sampler = &samplers[i];
+        let Some(sampler) = &samplers[i] else { continue };
         let spec = &config.samplers[i];
         let name = spec.name();
         let radius_driven = spec.is_radius_driven();

@@ -16,11 +16,12 @@
 //! at most n. A suite declared `up_to_6d` runs D = 1..=6 and checks that 7D and 8D are refused
 //! with an error that says why. A suite declared `torus_up_to = K` runs its periodic boxes in
 //! D = 1..=K only and checks above that they are refused with an error that says why (its
-//! closed box still runs in every D).
+//! closed box still runs in every D). A suite declared `dims_up_to = K` (PMJ02: K = 2) runs
+//! D = 1..=K and checks above that the sampler is refused with an error naming the dimension.
 
 use experiments::spec::{
     BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams, HaltonParams,
-    NoParams, SampleEliminationParams, SamplerSpec,
+    NoParams, SampleEliminationParams, SamplerSpec, SequenceParams,
 };
 use poisson_nd::chunked::min_chunk_side;
 use poisson_nd::rng::rng_from_seed;
@@ -129,23 +130,28 @@ fn check<const D: usize>(spec: &SamplerSpec, domain: Domain<D>, n: Option<usize>
 
 macro_rules! conformance {
     ($module:ident, $spec:expr, n = $n:expr) => {
-        conformance!($module, $spec, n = $n, d7_d8 = [], torus = []);
+        conformance!($module, $spec, n = $n, d7_d8 = [], torus = [], dims = []);
+    };
+    // A sampler defined up to `$max`D: the suite runs up to there and checks the refusal above.
+    ($module:ident, $spec:expr, n = $n:expr, dims_up_to = $max:literal, $reason:literal) => {
+        conformance!($module, $spec, n = $n, d7_d8 = [], torus = [], dims = [$max = $reason]);
     };
     // A sampler that refuses 7D and 8D: the suite runs up to 6D and checks the refusal.
     ($module:ident, $spec:expr, n = $n:expr, up_to_6d = $reason:literal) => {
-        conformance!($module, $spec, n = $n, d7_d8 = [refused = $reason], torus = []);
+        conformance!($module, $spec, n = $n, d7_d8 = [refused = $reason], torus = [], dims = []);
     };
     // A sampler whose tori are too large to fill above `$max`D: the periodic boxes run up to
     // there and check the refusal above; the closed box runs in every D.
     ($module:ident, $spec:expr, n = $n:expr, torus_up_to = $max:literal, $reason:literal) => {
-        conformance!($module, $spec, n = $n, d7_d8 = [], torus = [$max = $reason]);
+        conformance!($module, $spec, n = $n, d7_d8 = [], torus = [$max = $reason], dims = []);
     };
     (
         $module:ident,
         $spec:expr,
         n = $n:expr,
         d7_d8 = [$($refused:ident = $reason:literal)?],
-        torus = [$($max_torus:literal = $torus_reason:literal)?]
+        torus = [$($max_torus:literal = $torus_reason:literal)?],
+        dims = [$($max_dim:literal = $dim_reason:literal)?]
     ) => {
         mod $module {
             use super::*;
@@ -153,6 +159,14 @@ macro_rules! conformance {
             fn run<const D: usize>() {
                 let spec: SamplerSpec = $spec;
                 let closed = awkward_box::<D>();
+                $(
+                    if D > $max_dim {
+                        let error = spec.build(closed, Some(0.5), None).err();
+                        let error = error.map(|e| e.to_string()).unwrap_or_default();
+                        assert!(error.contains("dimension"), "{D}D not refused ({}): {error}", $dim_reason);
+                        return;
+                    }
+                )?
                 check(&spec, closed, $n);
                 $(
                     if D > $max_torus {
@@ -273,12 +287,22 @@ conformance!(
     }),
     n = Some(300)
 );
-// Deterministic: skips "different seeds differ" (see SamplerSpec::seed_note).
+// Deterministic: skips "different seeds differ" (see SamplerSpec::seed_note); so is plain
+// Sobol.
 conformance!(halton_suite, SamplerSpec::Halton(HaltonParams::default()), n = Some(300));
 conformance!(
     halton_randomized_suite,
     SamplerSpec::HaltonRandomized(HaltonParams::default()),
     n = Some(300)
+);
+conformance!(sobol_suite, SamplerSpec::Sobol(SequenceParams::default()), n = Some(300));
+conformance!(sobol_owen_suite, SamplerSpec::SobolOwen(SequenceParams::default()), n = Some(300));
+conformance!(
+    pmj02_suite,
+    SamplerSpec::Pmj02(SequenceParams::default()),
+    n = Some(300),
+    dims_up_to = 2,
+    "a (0,2)-sequence is two-dimensional"
 );
 // The count is the number of grid cells, at most n (see SamplerSpec::count_note).
 conformance!(jittered_grid_suite, SamplerSpec::JitteredGrid(NoParams {}), n = Some(300));
