@@ -1,7 +1,7 @@
 //! A grid of values as an image (e.g. a 2D power spectrum), with a colour scale.
 
-use super::png::{base64, indexed_png};
-use super::{FONT, PlotError, centred_text, render, require};
+use super::png::{image_element, opaque, palette_png};
+use super::{FONT, PlotError, append_layers, centred_text, render, require};
 use crate::format::short;
 use plotters::prelude::*;
 
@@ -119,7 +119,8 @@ pub fn heat_map(map: &HeatMap) -> Result<String, PlotError> {
             pixels.push((map.scale.position(*value) * (COLOURS - 1) as f64).round() as u8);
         }
     }
-    let png = indexed_png(map.columns as u32, map.rows as u32, &pixels, &colours);
+    let png = palette_png(map.columns as u32, map.rows as u32, &pixels, &opaque(&colours))
+        .map_err(|message| PlotError { figure: FIGURE, message })?;
 
     let aspect = (map.y_range.1 - map.y_range.0) / (map.x_range.1 - map.x_range.0);
     let (plot_w, plot_h) = if aspect <= 1.0 {
@@ -184,20 +185,7 @@ pub fn heat_map(map: &HeatMap) -> Result<String, PlotError> {
         }))?;
         Ok(())
     })?;
-    let image = format!(
-        "<image x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" \
-         style=\"image-rendering:pixelated;image-rendering:crisp-edges\" \
-         href=\"data:image/png;base64,{}\"/>\n",
-        image_box.0,
-        image_box.1,
-        image_box.2,
-        image_box.3,
-        base64(&png)
-    );
-    match svg.rfind("</svg>") {
-        Some(end) => svg.insert_str(end, &image),
-        None => return Err(PlotError { figure: FIGURE, message: "the SVG is not closed".into() }),
-    }
+    append_layers(&mut svg, FIGURE, &[image_element(&png, image_box, true)])?;
     Ok(svg)
 }
 

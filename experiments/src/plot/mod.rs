@@ -67,8 +67,9 @@ pub struct PlotError {
 
 /// The palette, in the order of [`crate::spec::names`] (Okabe–Ito colours first, readable for
 /// colour-blind viewers, then a few more). Chunked Bridson's crimson sits next to Bridson's
-/// blue, so that the other samplers kept their colours when it joined.
-pub const PALETTE: [RGBColor; 11] = [
+/// blue, and the sequences' green, magenta and teal before the brown, so that the other
+/// samplers kept their colours when they joined.
+pub const PALETTE: [RGBColor; 14] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
     RGBColor(0xC0, 0x14, 0x3C), // crimson
     RGBColor(0x7F, 0x7F, 0x7F), // grey
@@ -78,18 +79,35 @@ pub const PALETTE: [RGBColor; 11] = [
     RGBColor(0xE6, 0x9F, 0x00), // orange
     RGBColor(0x56, 0xB4, 0xE9), // sky blue
     RGBColor(0x6A, 0x3D, 0x9A), // purple
+    RGBColor(0x33, 0x6B, 0x1F), // dark green
+    RGBColor(0xE7, 0x29, 0x8A), // magenta
+    RGBColor(0x00, 0x5F, 0x5F), // dark teal
     RGBColor(0x8C, 0x56, 0x4B), // brown
     RGBColor(0xB8, 0xA9, 0x00), // olive
 ];
 
+/// Colours of the series that are not samplers (a target curve, the surface samplers), apart
+/// from every sampler's.
+pub const OTHER_COLOURS: [RGBColor; 6] = [
+    RGBColor(0x00, 0x00, 0x00), // black
+    RGBColor(0x8B, 0x1A, 0x1A), // dark red
+    RGBColor(0x1F, 0x2A, 0x6B), // navy
+    RGBColor(0xA0, 0x78, 0x10), // dark goldenrod
+    RGBColor(0x4A, 0x55, 0x68), // slate
+    RGBColor(0x7B, 0x1F, 0x5E), // dark magenta
+];
+
 /// The colour of a sampler in every figure: the palette entry at the sampler's position in
-/// [`crate::spec::names`]; names outside that list get a fixed colour from their bytes.
+/// [`crate::spec::names`]; names outside that list get a fixed colour from their bytes, one of
+/// [`OTHER_COLOURS`], so that they never take a sampler's.
 pub fn sampler_colour(name: &str) -> RGBColor {
-    let index = crate::spec::names()
-        .iter()
-        .position(|known| *known == name)
-        .unwrap_or_else(|| name.bytes().map(usize::from).sum());
-    PALETTE[index % PALETTE.len()]
+    match crate::spec::names().iter().position(|known| *known == name) {
+        Some(index) => PALETTE[index % PALETTE.len()],
+        None => {
+            let sum: usize = name.bytes().map(usize::from).sum();
+            OTHER_COLOURS[sum % OTHER_COLOURS.len()]
+        }
+    }
 }
 
 /// The colour as SVG writes it (`#RRGGBB`), for tests and the HTML page.
@@ -155,6 +173,23 @@ pub(crate) fn draw_legend(
     Ok(())
 }
 
+/// Appends SVG elements (rasters drawn after the vector layers: dots, a heat map's image) just
+/// before the end of the document `svg`, on top of everything plotters drew.
+pub(crate) fn append_layers(
+    svg: &mut String,
+    figure: &'static str,
+    layers: &[String],
+) -> Result<(), PlotError> {
+    if layers.is_empty() {
+        return Ok(());
+    }
+    let end = svg
+        .rfind("</svg>")
+        .ok_or_else(|| PlotError { figure, message: "the SVG is not closed".into() })?;
+    svg.insert_str(end, &layers.concat());
+    Ok(())
+}
+
 /// The error of a drawing closure.
 pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -217,6 +252,13 @@ mod tests {
         }
         assert_eq!(sampler_colour("bridson"), PALETTE[0]);
         assert_eq!(sampler_colour("no-such"), sampler_colour("no-such"));
+        assert!(OTHER_COLOURS.iter().all(|c| !colours.contains(c)));
+        // The surface samplers and the density target, charted beside each other, differ.
+        let others: Vec<_> =
+            ["fill", "elimination", "uniform", "target"].map(sampler_colour).to_vec();
+        for (i, a) in others.iter().enumerate() {
+            assert!(others[i + 1..].iter().all(|b| a != b));
+        }
         assert_eq!(colour_hex(PALETTE[0]), "#0072B2");
     }
 

@@ -1,8 +1,9 @@
 //! A 2D point set drawn over what it was sampled from: a grey image of a map (a density) in
 //! the background, outlines (a region's boundary) as black lines, the points on top.
 
-use super::png::{base64, indexed_png};
-use super::{FONT, PlotError, centred_text, render, require, sampler_colour};
+use super::png::{image_element, opaque, palette_png};
+use super::scatter::draw_dots;
+use super::{FONT, PlotError, append_layers, centred_text, render, require, sampler_colour};
 use crate::format::short;
 use plotters::prelude::*;
 
@@ -78,6 +79,7 @@ pub fn overlay_2d(plot: &Overlay2d) -> Result<String, PlotError> {
     let size = (plot_w + LEFT + 2 * MARGIN, plot_h + TITLE + BOTTOM + MARGIN);
     let colour = sampler_colour(&plot.name);
     let mut image_box = (0, 0, 0, 0);
+    let mut layers = Vec::new();
     let mut svg = render(FIGURE, size, |root| {
         root.draw_text(
             &plot.title,
@@ -112,20 +114,17 @@ pub fn overlay_2d(plot: &Overlay2d) -> Result<String, PlotError> {
                 BLACK.stroke_width(1),
             )))?;
         }
-        // Dot radius from the typical spacing, as in the comparison's scatters.
-        let spacing = f64::from(plot_w.min(plot_h)) / (plot.points.len().max(1) as f64).sqrt();
-        let radius = (0.25 * spacing).clamp(1.0, 3.0).round() as i32;
-        chart.draw_series(
-            plot.points.iter().map(|p| Circle::new((p[0], p[1]), radius, colour.filled())),
-        )?;
+        draw_dots(&mut chart, &plot.points, colour, (lo, hi), &mut layers)?;
         chart.draw_series(std::iter::once(Rectangle::new(
             [(lo[0], lo[1]), (hi[0], hi[1])],
             BLACK.stroke_width(1),
         )))?;
         Ok(())
     })?;
+    append_layers(&mut svg, FIGURE, &layers)?;
     if let Some(map) = &plot.background {
-        let image = background_image(map, image_box);
+        let image = background_image(map, image_box)
+            .map_err(|message| PlotError { figure: FIGURE, message })?;
         // Behind everything: right after the white rectangle that fills the page.
         let at = svg
             .find("<rect")
@@ -137,7 +136,7 @@ pub fn overlay_2d(plot: &Overlay2d) -> Result<String, PlotError> {
 }
 
 /// The background as an SVG `<image>` (an embedded grey PNG) over the plotting area.
-fn background_image(map: &Background, (x, y, width, height): (i32, i32, i32, i32)) -> String {
+fn background_image(map: &Background, image_box: (i32, i32, i32, i32)) -> Result<String, String> {
     let greys: Vec<[u8; 3]> = (0..GREYS)
         .map(|i| {
             let t = i as f64 / (GREYS - 1) as f64;
@@ -154,12 +153,8 @@ fn background_image(map: &Background, (x, y, width, height): (i32, i32, i32, i32
             pixels.push((t * (GREYS - 1) as f64).round() as u8);
         }
     }
-    let png = indexed_png(map.columns as u32, map.rows as u32, &pixels, &greys);
-    format!(
-        "<image x=\"{x}\" y=\"{y}\" width=\"{width}\" height=\"{height}\" \
-         preserveAspectRatio=\"none\" href=\"data:image/png;base64,{}\"/>",
-        base64(&png)
-    )
+    let png = palette_png(map.columns as u32, map.rows as u32, &pixels, &opaque(&greys))?;
+    Ok(image_element(&png, image_box, false))
 }
 
 #[cfg(test)]

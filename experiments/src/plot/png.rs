@@ -1,78 +1,69 @@
-//! A minimal PNG writer (8-bit indexed colour, uncompressed deflate) and base64, enough to
-//! embed a small raster in an SVG as a data URI without an image library.
+//! Rasters inside the SVG figures: compressed palette PNGs as base64 data URIs, and
+//! the `<image>` element that places one over a plotting area.
 
-/// Encodes `pixels` (palette indices, `width × height`, top row first) as an indexed PNG.
-pub(crate) fn indexed_png(width: u32, height: u32, pixels: &[u8], palette: &[[u8; 3]]) -> Vec<u8> {
-    debug_assert_eq!(pixels.len(), width as usize * height as usize);
-    debug_assert!(!palette.is_empty() && palette.len() <= 256);
-    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-
-    let mut header = Vec::with_capacity(13);
-    header.extend_from_slice(&width.to_be_bytes());
-    header.extend_from_slice(&height.to_be_bytes());
-    // Bit depth 8, colour type 3 (palette), deflate, adaptive filtering, no interlace.
-    header.extend_from_slice(&[8, 3, 0, 0, 0]);
-    chunk(&mut out, b"IHDR", &header);
-
-    let colours: Vec<u8> = palette.iter().flatten().copied().collect();
-    chunk(&mut out, b"PLTE", &colours);
-
-    // Each scanline starts with filter type 0 (none).
-    let mut raw = Vec::with_capacity(pixels.len() + height as usize);
-    for row in pixels.chunks(width.max(1) as usize) {
-        raw.push(0);
-        raw.extend_from_slice(row);
-    }
-    chunk(&mut out, b"IDAT", &zlib_stored(&raw));
-    chunk(&mut out, b"IEND", &[]);
-    out
-}
-
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    let start = out.len();
-    out.extend_from_slice(kind);
-    out.extend_from_slice(data);
-    let crc = crc32(&out[start..]);
-    out.extend_from_slice(&crc.to_be_bytes());
-}
-
-/// A zlib stream of stored (uncompressed) deflate blocks.
-fn zlib_stored(data: &[u8]) -> Vec<u8> {
-    let mut out = vec![0x78, 0x01];
-    let blocks: Vec<&[u8]> =
-        if data.is_empty() { vec![&[][..]] } else { data.chunks(65_535).collect() };
-    let last = blocks.len() - 1;
-    for (i, block) in blocks.iter().enumerate() {
-        out.push(u8::from(i == last));
-        let len = block.len() as u16;
-        out.extend_from_slice(&len.to_le_bytes());
-        out.extend_from_slice(&(!len).to_le_bytes());
-        out.extend_from_slice(block);
-    }
-    out.extend_from_slice(&adler32(data).to_be_bytes());
-    out
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = 0xFFFF_FFFFu32;
-    for &byte in bytes {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            let mask = (crc & 1).wrapping_neg();
-            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
+/// Encodes `pixels` (palette indices, `width × height`, top row first) as a compressed
+/// palette PNG, the palette's entries given as RGBA (an alpha below 255 is written as the
+/// entry's transparency).
+pub(crate) fn palette_png(
+    width: u32,
+    height: u32,
+    pixels: &[u8],
+    palette: &[[u8; 4]],
+) -> Result<Vec<u8>, String> {
+    let failed = |e: png::EncodingError| format!("cannot encode a {width}×{height} raster: {e}");
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Indexed);
+        // Two colours (a dot layer) pack eight pixels to the byte.
+        let two = palette.len() <= 2;
+        encoder.set_depth(if two { png::BitDepth::One } else { png::BitDepth::Eight });
+        encoder.set_compression(png::Compression::High);
+        encoder.set_palette(palette.iter().flat_map(|c| [c[0], c[1], c[2]]).collect::<Vec<_>>());
+        if palette.iter().any(|c| c[3] < 255) {
+            encoder.set_trns(palette.iter().map(|c| c[3]).collect::<Vec<_>>());
         }
+        let mut writer = encoder.write_header().map_err(failed)?;
+        if two {
+            let rows = pixels.chunks(width.max(1) as usize);
+            let packed: Vec<u8> = rows
+                .flat_map(|row| {
+                    row.chunks(8).map(|byte| {
+                        byte.iter().enumerate().fold(0u8, |acc, (i, &p)| acc | ((p & 1) << (7 - i)))
+                    })
+                })
+                .collect();
+            writer.write_image_data(&packed).map_err(failed)?;
+        } else {
+            writer.write_image_data(pixels).map_err(failed)?;
+        }
+        writer.finish().map_err(failed)?;
     }
-    !crc
+    Ok(out)
 }
 
-fn adler32(bytes: &[u8]) -> u32 {
-    let (mut a, mut b) = (1u32, 0u32);
-    for &byte in bytes {
-        a = (a + u32::from(byte)) % 65_521;
-        b = (b + a) % 65_521;
-    }
-    (b << 16) | a
+/// An opaque palette from RGB colours.
+pub(crate) fn opaque(colours: &[[u8; 3]]) -> Vec<[u8; 4]> {
+    colours.iter().map(|&[r, g, b]| [r, g, b, 255]).collect()
+}
+
+/// An SVG `<image>` showing `png` stretched over the box `(x, y, width, height)` (SVG pixels);
+/// `pixelated` keeps its pixels square when enlarged (a grid of values, not a picture).
+pub(crate) fn image_element(
+    png: &[u8],
+    (x, y, width, height): (i32, i32, i32, i32),
+    pixelated: bool,
+) -> String {
+    let style = if pixelated {
+        " style=\"image-rendering:pixelated;image-rendering:crisp-edges\""
+    } else {
+        ""
+    };
+    format!(
+        "<image x=\"{x}\" y=\"{y}\" width=\"{width}\" height=\"{height}\" \
+         preserveAspectRatio=\"none\"{style} href=\"data:image/png;base64,{}\"/>\n",
+        base64(png)
+    )
 }
 
 /// Standard base64 with padding.
@@ -98,12 +89,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn checksums_match_published_values() {
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-        assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
-    }
-
-    #[test]
     fn base64_pads() {
         assert_eq!(base64(b""), "");
         assert_eq!(base64(b"f"), "Zg==");
@@ -113,10 +98,20 @@ mod tests {
     }
 
     #[test]
-    fn png_has_signature_and_chunks() {
-        let png = indexed_png(2, 2, &[0, 1, 1, 0], &[[0, 0, 0], [255, 255, 255]]);
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        assert_eq!(&png[12..16], b"IHDR");
-        assert_eq!(&png[png.len() - 8..png.len() - 4], b"IEND");
+    fn png_decodes_to_the_palette_colours() {
+        let palette = [[0, 0, 0, 0], [255, 10, 20, 255]];
+        // Two colours (packed bits, a row of 9 pixels over two bytes) and many (bytes).
+        let pixels = [0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+        let png = palette_png(9, 2, &pixels, &palette).unwrap();
+        let back = image::load_from_memory(&png).unwrap().to_rgba8();
+        assert_eq!(back.dimensions(), (9, 2));
+        assert_eq!(back.get_pixel(1, 0).0, [255, 10, 20, 255]);
+        assert_eq!(back.get_pixel(8, 0).0, [255, 10, 20, 255]);
+        assert_eq!(back.get_pixel(0, 1).0, [255, 10, 20, 255]);
+        assert_eq!(back.get_pixel(0, 0).0[3], 0);
+        let three = [[0, 0, 0, 255], [1, 2, 3, 255], [9, 9, 9, 255]];
+        let png = palette_png(3, 1, &[2, 1, 0], &three).unwrap();
+        let back = image::load_from_memory(&png).unwrap().to_rgba8();
+        assert_eq!(back.get_pixel(0, 0).0, [9, 9, 9, 255]);
     }
 }

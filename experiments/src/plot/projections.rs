@@ -1,7 +1,7 @@
 //! A 3D point set as three orthogonal views: thin central slabs (or full projections).
 
 use super::scatter::{panel_size, point_panel, valid_box};
-use super::{PlotError, centred_text, render, require};
+use super::{PlotError, append_layers, centred_text, render, require};
 use crate::format::short;
 
 const TITLE: u32 = 24;
@@ -44,7 +44,8 @@ pub fn projections_3d(plot: &Projections3d) -> Result<String, PlotError> {
         .collect();
     let width = sizes.iter().map(|s| s.0).sum();
     let height = sizes.iter().map(|s| s.1).max().unwrap_or(1) + TITLE;
-    render("3D projections", (width, height), |root| {
+    let mut layers = Vec::new();
+    let mut svg = render("3D projections", (width, height), |root| {
         let (top, mut rest) = root.split_vertically(TITLE);
         top.draw_text(&plot.title, &centred_text(16), ((width / 2) as i32, (TITLE / 2) as i32))?;
         for (view, &(a, b, hidden)) in VIEWS.iter().enumerate() {
@@ -77,10 +78,13 @@ pub fn projections_3d(plot: &Projections3d) -> Result<String, PlotError> {
                 .map(|p| [p[a], p[b]])
                 .collect();
             let title = format!("{caption} ({} points)", points.len());
-            point_panel(&panel, &title, &plot.name, lo, hi, (AXES[a], AXES[b]), &points)?;
+            let box_and_axes = (lo, hi, (AXES[a], AXES[b]));
+            point_panel(&panel, &title, &plot.name, box_and_axes, &points, &mut layers)?;
         }
         Ok(())
-    })
+    })?;
+    append_layers(&mut svg, "3D projections", &layers)?;
+    Ok(svg)
 }
 
 #[cfg(test)]

@@ -1,8 +1,12 @@
 //! A 2D point set in its domain, at unit aspect with the domain box drawn.
 
-use super::{DrawResult, FONT, PlotError, centred_text, render, require, sampler_colour};
+use super::png::{image_element, palette_png};
+use super::{
+    DrawResult, FONT, PlotError, append_layers, centred_text, render, require, sampler_colour,
+};
 use crate::format::short;
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 /// A 2D point set to draw.
@@ -33,9 +37,69 @@ const BOTTOM: u32 = 44;
 pub fn scatter_2d(plot: &Scatter2d) -> Result<String, PlotError> {
     require("scatter", valid_box(plot.lo, plot.hi), "the domain box is empty or not finite")?;
     let size = panel_size(plot.lo, plot.hi);
-    render("scatter", size, |root| {
-        point_panel(root, &plot.title, &plot.name, plot.lo, plot.hi, ("x", "y"), &plot.points)
-    })
+    let mut layers = Vec::new();
+    let mut svg = render("scatter", size, |root| {
+        let panel = (plot.lo, plot.hi, ("x", "y"));
+        point_panel(root, &plot.title, &plot.name, panel, &plot.points, &mut layers)
+    })?;
+    append_layers(&mut svg, "scatter", &layers)?;
+    Ok(svg)
+}
+
+/// Up to this many points a panel draws its dots as SVG circles; above, as one embedded raster
+/// (a PNG at two pixels per SVG pixel), so that a figure of tens of thousands of
+/// points stays small. The data files hold every point either way.
+pub const VECTOR_DOTS_UP_TO: usize = 200;
+
+/// Raster pixels per SVG pixel of a dot layer: sharp at twice the page's size.
+const SUPERSAMPLE: i32 = 2;
+
+/// Draws `points` as dots of the sampler's `colour` into `chart` (whose axes span `lo..hi`),
+/// their radius from the typical spacing so that dense and sparse sets both read well: as
+/// circles up to [`VECTOR_DOTS_UP_TO`] points, else as a raster pushed onto `layers` (to be
+/// appended to the document with [`append_layers`]).
+pub(crate) fn draw_dots(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    points: &[[f64; 2]],
+    colour: RGBColor,
+    (lo, hi): ([f64; 2], [f64; 2]),
+    layers: &mut Vec<String>,
+) -> DrawResult {
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let (width, height) = (xs.end - xs.start, ys.end - ys.start);
+    let spacing = f64::from(width.min(height)) / (points.len().max(1) as f64).sqrt();
+    let radius = (0.25 * spacing).clamp(1.0, 3.0).round() as i32;
+    if points.len() <= VECTOR_DOTS_UP_TO {
+        chart.draw_series(
+            points.iter().map(|p| Circle::new((p[0], p[1]), radius, colour.filled())),
+        )?;
+        return Ok(());
+    }
+    let (w, h) = (width * SUPERSAMPLE, height * SUPERSAMPLE);
+    let mut pixels = vec![0u8; (w * h) as usize];
+    let r = f64::from(radius * SUPERSAMPLE);
+    for p in points {
+        // Pixel centres at half-integers; y grows downwards.
+        let cx = (p[0] - lo[0]) / (hi[0] - lo[0]) * f64::from(w);
+        let cy = (hi[1] - p[1]) / (hi[1] - lo[1]) * f64::from(h);
+        if !(cx.is_finite() && cy.is_finite()) {
+            continue;
+        }
+        let (x0, x1) = (((cx - r).floor() as i32).max(0), ((cx + r).ceil() as i32).min(w));
+        let (y0, y1) = (((cy - r).floor() as i32).max(0), ((cy + r).ceil() as i32).min(h));
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let (dx, dy) = (f64::from(x) + 0.5 - cx, f64::from(y) + 0.5 - cy);
+                if dx * dx + dy * dy <= r * r {
+                    pixels[(y * w + x) as usize] = 1;
+                }
+            }
+        }
+    }
+    let palette = [[255, 255, 255, 0], [colour.0, colour.1, colour.2, 255]];
+    let png = palette_png(w as u32, h as u32, &pixels, &palette)?;
+    layers.push(image_element(&png, (xs.start, ys.start, width, height), false));
+    Ok(())
 }
 
 pub(crate) fn valid_box(lo: [f64; 2], hi: [f64; 2]) -> bool {
@@ -56,17 +120,18 @@ fn plot_area(lo: [f64; 2], hi: [f64; 2]) -> (u32, u32) {
 }
 
 /// Draws a point panel into `area` (sized by [`panel_size`]).
+/// `panel` is the box `(lo, hi)` and the axes' names; dots past [`VECTOR_DOTS_UP_TO`] go to
+/// `layers` as a raster.
 pub(crate) fn point_panel(
     area: &DrawingArea<SVGBackend<'_>, Shift>,
     title: &str,
     name: &str,
-    lo: [f64; 2],
-    hi: [f64; 2],
-    axis_names: (&str, &str),
+    (lo, hi, axis_names): ([f64; 2], [f64; 2], (&str, &str)),
     points: &[[f64; 2]],
+    layers: &mut Vec<String>,
 ) -> DrawResult {
     let colour = sampler_colour(name);
-    let (plot_w, plot_h) = plot_area(lo, hi);
+    let (plot_w, _) = plot_area(lo, hi);
     area.draw_text(
         title,
         &centred_text(15),
@@ -90,10 +155,7 @@ pub(crate) fn point_panel(
         .label_style((FONT, 11))
         .axis_desc_style((FONT, 12))
         .draw()?;
-    // Dot radius from the typical spacing, so dense and sparse sets both read well.
-    let spacing = f64::from(plot_w.min(plot_h)) / (points.len().max(1) as f64).sqrt();
-    let radius = (0.25 * spacing).clamp(1.0, 3.0).round() as i32;
-    chart.draw_series(points.iter().map(|p| Circle::new((p[0], p[1]), radius, colour.filled())))?;
+    draw_dots(&mut chart, points, colour, (lo, hi), layers)?;
     chart.draw_series(std::iter::once(Rectangle::new(
         [(lo[0], lo[1]), (hi[0], hi[1])],
         BLACK.stroke_width(1),

@@ -5,6 +5,7 @@
 use crate::experiments;
 use experiments::config::Config;
 use experiments::metrics::{Histogram, Periodogram};
+use experiments::plot::scatter::VECTOR_DOTS_UP_TO;
 use experiments::plot::{colour_hex, histogram::EXPECTED_COLOUR, sampler_colour};
 use experiments::report::analysis::{
     AnalysisContext, Analyzer, ChartContext, ChartSpec, Curve, Measurements, StandardAnalyzer,
@@ -51,6 +52,54 @@ fn check_figures(out: &Path) -> Vec<(String, String)> {
         figures.push((name, text));
     }
     figures
+}
+
+/// Checks that a point figure draws every one of `points` (in the box `lo..hi`): as circles
+/// up to [`VECTOR_DOTS_UP_TO`], else as the dot raster (the last `<image>`), whose pixel under
+/// every point is coloured. `other_images` counts the figure's other rasters (a background).
+fn check_dots(
+    name: &str,
+    svg: &str,
+    points: &[[f64; 2]],
+    (lo, hi): ([f64; 2], [f64; 2]),
+    other_images: usize,
+) {
+    let doc = parse(name, svg);
+    let circles = doc.descendants().filter(|n| n.has_tag_name("circle")).count();
+    let images: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("image")).collect();
+    if points.len() <= VECTOR_DOTS_UP_TO {
+        assert_eq!((circles, images.len()), (points.len(), other_images), "{name}");
+        return;
+    }
+    assert_eq!((circles, images.len()), (0, other_images + 1), "{name}");
+    let layer = images.last().unwrap();
+    let href = layer.attribute("href").unwrap();
+    let bytes = decode_base64(href.strip_prefix("data:image/png;base64,").unwrap());
+    let raster = image::load_from_memory(&bytes).unwrap().to_rgba8();
+    let (w, h) = (f64::from(raster.width()), f64::from(raster.height()));
+    for p in points {
+        let x = ((p[0] - lo[0]) / (hi[0] - lo[0]) * w).floor().min(w - 1.0) as u32;
+        let y = ((hi[1] - p[1]) / (hi[1] - lo[1]) * h).floor().min(h - 1.0) as u32;
+        assert!(raster.get_pixel(x, y).0[3] > 0, "{name}: no dot under {p:?}");
+    }
+}
+
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::new();
+    for group in digits.chunks(4) {
+        let n =
+            group.iter().enumerate().fold(0u32, |n, (i, &d)| n | (u32::from(d) << (18 - 6 * i)));
+        out.extend_from_slice(&n.to_be_bytes()[1..group.len()]);
+    }
+    out
 }
 
 fn parse<'a>(name: &str, text: &'a str) -> roxmltree::Document<'a> {
@@ -135,7 +184,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         for metric in ["cluster_rate", "relative_radius"] {
             expected.push(format!("{d}d-metric-{metric}.svg"));
         }
-        for sampler in &samplers {
+        // PMJ02 is two-dimensional: it sits out 3D.
+        for sampler in samplers.iter().filter(|s| d == 2 || **s != "pmj02") {
             expected.push(format!("{d}d-points-{sampler}.svg"));
         }
     }
@@ -165,7 +215,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     assert_eq!(names.len(), expected.len(), "unexpected figures: {names:?}");
 
     for sampler in &samplers {
-        for d in [2, 3] {
+        // PMJ02 sits out 3D.
+        for d in [2, 3].into_iter().filter(|&d| d == 2 || *sampler != "pmj02") {
             // One curve and one legend swatch per sampler.
             for chart in ["spectrum", "pair-correlation"] {
                 let name = format!("{d}d-{chart}.svg");
@@ -192,10 +243,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         let name = format!("{d}d-nn-histogram.svg");
         let text = &figures.iter().find(|(n, _)| *n == name).unwrap().1;
         let curve = colour_hex(EXPECTED_COLOUR);
-        assert_eq!(
-            count_coloured(&parse(&name, text), "polyline", "stroke", &curve),
-            samplers.len() + 1
-        );
+        let panels = samplers.iter().filter(|s| d == 2 || **s != "pmj02").count();
+        assert_eq!(count_coloured(&parse(&name, text), "polyline", "stroke", &curve), panels + 1);
     }
     // Scaling: dots and a fitted line (plus the legend swatch) per sampler; the attempts
     // chart for the radius-driven ones.
@@ -244,8 +293,11 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         assert!(text.starts_with(&format!("{header}\n")), "{file}");
         for sampler in &samplers {
             let listed = text.lines().any(|l| l.starts_with(&format!("{sampler},")));
-            let expected =
-                !file.starts_with("scaling") || scaling.samplers.iter().any(|s| s == sampler);
+            let expected = if file.starts_with("scaling") {
+                scaling.samplers.iter().any(|s| s == sampler)
+            } else {
+                !(file.starts_with("3d") && *sampler == "pmj02")
+            };
             assert_eq!(listed, expected, "{file}: {sampler}");
         }
     }
@@ -257,10 +309,10 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     let metrics: BTreeSet<&str> = rows.iter().map(|r| r[5]).collect();
     assert_eq!(metrics, METRICS.iter().copied().collect::<BTreeSet<_>>());
-    assert_eq!(
-        rows.len(),
-        samplers.len() * config.dims.len() * config.realisations * metrics.len()
-    );
+    // Every sampler in every dimension it takes (PMJ02: 2D only).
+    let runs = |sampler: &str, dim: usize| dim == 2 || sampler != "pmj02";
+    let pairs = config.dims.iter().map(|d| samplers.iter().filter(|s| runs(s, d.dim)).count());
+    assert_eq!(rows.len(), pairs.sum::<usize>() * config.realisations * metrics.len());
     for sampler in &samplers {
         for dim in &config.dims {
             for metric in &metrics {
@@ -268,7 +320,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
                     .iter()
                     .filter(|r| r[0] == *sampler && r[1] == dim.dim.to_string() && r[5] == *metric)
                     .count();
-                assert_eq!(count, config.realisations, "{sampler} {}D {metric}", dim.dim);
+                let expected = if runs(sampler, dim.dim) { config.realisations } else { 0 };
+                assert_eq!(count, expected, "{sampler} {}D {metric}", dim.dim);
             }
         }
     }
@@ -334,8 +387,7 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
         assert!(points.starts_with("x0,x1,radius\n"), "{name}");
         assert_eq!(points.lines().count(), run.points.len() + 1);
         let svg = csv(&format!("density-points-{name}.svg"));
-        assert_eq!(svg.matches("<circle").count(), run.points.len());
-        assert_eq!(svg.matches("<image").count(), 1);
+        check_dots(name, &svg, &run.points, ([0.0; 2], [1.0; 2]), 1);
     }
 
     let regions = &data.regions;
@@ -356,7 +408,10 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
     assert_eq!(regions.polygon_runs[1].points.len(), regions.polygon_runs[0].points.len());
     assert_eq!(regions.polygon_runs[0].per_piece.len(), regions::PIECES.len());
     let polygon = csv("regions-polygon-bridson.svg");
-    assert_eq!(polygon.matches("<circle").count(), regions.polygon_runs[0].points.len());
+    let square = ([0.0; 2], [1.0; 2]);
+    let drawn: Vec<[f64; 2]> =
+        regions.polygon_runs[0].points.iter().map(|p| [p[0], p[1]]).collect();
+    check_dots("regions-polygon-bridson", &polygon, &drawn, square, 0);
     // One outline per ring (three exteriors and the hole): the lines of more than three
     // vertices (axes and ticks have two).
     let outlines = parse("regions-polygon-bridson.svg", &polygon)
@@ -384,7 +439,8 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
         assert_eq!(file.lines().count(), run.points.len() + 1);
         let svg = csv(&format!("surfaces-{}.svg", run.sampler));
         let upper = run.points.iter().filter(|p| p[2] > 0.5).count();
-        assert_eq!(svg.matches("<circle").count(), upper);
+        let drawn = if upper > VECTOR_DOTS_UP_TO { (0, 1) } else { (upper, 0) };
+        assert_eq!((svg.matches("<circle").count(), svg.matches("<image").count()), drawn);
     }
     let timings = read(&out.join("timings.csv"));
     assert!(
@@ -593,7 +649,7 @@ fn bad_values_are_named() {
         ),
         (
             quick_text().replace("name = \"white-noise\"", "name = \"nope\""),
-            "samplers[9].name 'nope' is not a sampler",
+            "samplers[12].name 'nope' is not a sampler",
         ),
         (
             quick_text().replace("k = 30", "candidates = 4"),
@@ -622,7 +678,7 @@ fn bad_values_are_named() {
         ),
         (
             quick_text().replace("name = \"jittered-grid\"", "name = \"jittered-grid\"\nk = 3"),
-            "samplers[8].k is not a parameter of 'jittered-grid' (it takes: none)",
+            "samplers[11].k is not a parameter of 'jittered-grid' (it takes: none)",
         ),
         (
             quick_text().replace("ratio = 5.0", "ratio = 0.5"),
@@ -816,8 +872,9 @@ fn every_figure_kind_is_drawn_from_an_analyzer() {
     for dim in [2, 3] {
         let histogram = parse("histogram", find(&format!("{dim}d-nn-histogram.svg")));
         let curve = colour_hex(EXPECTED_COLOUR);
-        // A curve per panel and the legend's swatch.
-        assert_eq!(count_coloured(&histogram, "polyline", "stroke", &curve), samplers.len() + 1);
+        // A curve per panel (PMJ02 sits out 3D) and the legend's swatch.
+        let panels = samplers.iter().filter(|s| dim == 2 || **s != "pmj02").count();
+        assert_eq!(count_coloured(&histogram, "polyline", "stroke", &curve), panels + 1);
     }
     let csv = read(&dir.path().join("results.csv"));
     assert!(csv.contains(",fake_cluster,") && csv.contains(",fake_min,"));
