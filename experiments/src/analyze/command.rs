@@ -1,10 +1,11 @@
 //! `experiments analyze FILE --dim D ...`: every metric of a point set read from a file,
 //! as a table or as JSON.
 
-use super::{AnalyzeOptions, PointRadii, analyze_with_radii, table};
+use super::{AnalyzeOptions, PointRadii, StatsRequest, analyze_with_radii, table};
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointFormat};
 use crate::metrics::density_follow;
+use crate::metrics::spatial_stats::{MAX_PROBES, SpatialStats, SpatialStatsOptions};
 use crate::metrics::surface::surface_metrics;
 use crate::shapes;
 use crate::with_dim;
@@ -102,6 +103,30 @@ pub struct AnalyzeArgs {
     /// near-duplicate points). Identical points are counted together and cost nothing.
     #[arg(long, default_value_t = super::PAIR_BUDGET)]
     pub max_pairs: u64,
+    /// Also the summary functions of spatial statistics, as spatstat defines them: Ripley's
+    /// K and L, the pair correlation g, the nearest-neighbour distribution G, the
+    /// empty-space function F and J = (1 − G)/(1 − F), with their edge corrections. A table
+    /// at a few r; every r and correction with --json.
+    #[arg(long)]
+    pub stats: bool,
+    /// Write the summary functions into this folder (created if needed), one CSV each:
+    /// K.csv, L.csv, pcf.csv (g), G.csv, F.csv, J.csv, with columns r, poisson and one per
+    /// correction. Implies --stats.
+    #[arg(long)]
+    pub stats_out: Option<PathBuf>,
+    /// The largest r of the summary functions, at most half the shortest side (default: a
+    /// quarter of the shortest side, or the radius holding 1000 neighbours on average if
+    /// that is smaller).
+    #[arg(long, allow_hyphen_values = true)]
+    pub stats_rmax: Option<f64>,
+    /// Steps of the summary functions' r grid, r_max/steps apart (1 to 10^6; default 512).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub stats_steps: Option<usize>,
+    /// Probes of the empty-space function F per axis, at the centres of equal cells
+    /// (default: 128 in 2D, the smallest count with at least 16384 probes in all in any
+    /// dimension); at most 10^8 probes in all.
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000_000))]
+    pub stats_probes: Option<usize>,
 }
 
 /// Runs `experiments analyze`: reads the file, checks every point lies in the box, prints
@@ -130,6 +155,11 @@ fn run_on_surface(args: &AnalyzeArgs, mesh_path: &Path) -> Result<(), String> {
         (args.mapping.is_some(), "--mapping"),
         (args.spectrum_out.is_some(), "--spectrum-out"),
         (args.exclude_axes, "--exclude-axes"),
+        (args.stats, "--stats"),
+        (args.stats_out.is_some(), "--stats-out"),
+        (args.stats_rmax.is_some(), "--stats-rmax"),
+        (args.stats_steps.is_some(), "--stats-steps"),
+        (args.stats_probes.is_some(), "--stats-probes"),
     ];
     if let Some((_, flag)) = not_taken.iter().find(|(given, _)| *given) {
         return Err(format!("{flag} does not apply with --mesh"));
@@ -177,6 +207,7 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
             args.spectrum_multiple
         ));
     }
+    let stats = stats_request::<D>(args, &domain)?;
     let density = match &args.density {
         None => {
             for (given, flag) in [
@@ -243,6 +274,7 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         spectrum_multiple: args.spectrum_multiple,
         exclude_axes: args.exclude_axes,
         pair_budget: args.max_pairs,
+        spatial_stats: stats,
         ..AnalyzeOptions::default()
     };
     let mut analysis = analyze_with_radii(&read.data.points, radii, &domain, &options);
@@ -261,10 +293,76 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
             .and_then(|()| io::write_atomically(path, &bytes))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    if let Some(dir) = &args.stats_out {
+        let stats = analysis
+            .spatial_stats
+            .as_ref()
+            .ok_or("the spatial statistics were skipped (see the notes); nothing to write")?;
+        write_stats(stats, dir)?;
+    }
     if args.json {
         print!("{}", table::json(&analysis)?);
     } else {
         print!("{}", table::render(&analysis));
+    }
+    Ok(())
+}
+
+/// The spatial statistics asked for by `--stats` / `--stats-out`, their grid and probes
+/// checked here so that a bad value is a one-line error naming the flag.
+fn stats_request<const D: usize>(
+    args: &AnalyzeArgs,
+    domain: &Domain<D>,
+) -> Result<Option<StatsRequest>, String> {
+    if !args.stats && args.stats_out.is_none() {
+        for (given, flag) in [
+            (args.stats_rmax.is_some(), "--stats-rmax"),
+            (args.stats_steps.is_some(), "--stats-steps"),
+            (args.stats_probes.is_some(), "--stats-probes"),
+        ] {
+            if given {
+                return Err(format!("{flag} applies only with --stats or --stats-out"));
+            }
+        }
+        return Ok(None);
+    }
+    let mut request = StatsRequest::default();
+    if let Some(r) = args.stats_rmax {
+        if !(r.is_finite() && r > 0.0) {
+            return Err(format!("--stats-rmax must be finite and positive, got {r}"));
+        }
+        let half = domain.extent().iter().copied().fold(f64::INFINITY, f64::min) / 2.0;
+        if r > half {
+            return Err(format!(
+                "--stats-rmax {r} exceeds half the shortest side of the box ({half})"
+            ));
+        }
+        request.r_max = Some(r);
+    }
+    if let Some(steps) = args.stats_steps {
+        request.steps = steps;
+    }
+    if let Some(m) = args.stats_probes {
+        if (m as u64).checked_pow(D as u32).is_none_or(|count| count > MAX_PROBES) {
+            return Err(format!(
+                "--stats-probes {m} makes {m}^{D} probes, more than {MAX_PROBES} in all"
+            ));
+        }
+        request.options = SpatialStatsOptions { probes_per_axis: Some(m), ..request.options };
+    }
+    Ok(Some(request))
+}
+
+/// `--stats-out DIR`: one CSV per summary function.
+fn write_stats(stats: &SpatialStats, dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for function in stats.functions() {
+        let path = dir.join(function.file_name());
+        let mut bytes = Vec::new();
+        function
+            .write_csv(&stats.r, &mut bytes)
+            .and_then(|()| io::write_atomically(&path, &bytes))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
 }

@@ -15,7 +15,11 @@ pub use command::{AnalyzeArgs, run};
 use crate::format::short;
 use crate::metrics::baseline::{SimulatedReference, WhiteNoiseTheory, simulate_white_noise};
 use crate::metrics::nearest_neighbour::{NearestNeighbourStats, clark_evans, cluster_rate};
+use crate::metrics::pair_correlation::stoyan_half_width;
 use crate::metrics::relative_radius::{RelativeRadius, max_spacing, relative_radius_from};
+use crate::metrics::spatial_stats::{
+    RGrid, SpatialStats, SpatialStatsOptions, default_r_max, spatial_stats_in,
+};
 use crate::metrics::spectrum::{
     Periodogram, RadialSpectrum, SpectrumAccumulator, SpectrumOptions, half_lattice_size,
     periodogram_half_width,
@@ -46,6 +50,28 @@ pub struct PairCorrelationOptions {
     pub range: f64,
     /// The unit of `range`.
     pub unit: LengthUnit,
+}
+
+/// The summary functions of spatial statistics to compute ([`AnalyzeOptions::spatial_stats`],
+/// `analyze --stats`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatsRequest {
+    /// The largest `r`; `None`: [`default_r_max`].
+    pub r_max: Option<f64>,
+    /// Steps of the `r` grid.
+    pub steps: usize,
+    /// The kernel of g and the probes of F.
+    pub options: SpatialStatsOptions,
+}
+
+impl Default for StatsRequest {
+    fn default() -> Self {
+        StatsRequest {
+            r_max: None,
+            steps: crate::metrics::spatial_stats::DEFAULT_STEPS,
+            options: SpatialStatsOptions::default(),
+        }
+    }
 }
 
 /// The knobs of [`analyze`], with the command line's defaults.
@@ -89,6 +115,10 @@ pub struct AnalyzeOptions {
     /// of near-duplicate points would otherwise cost time quadratic in their size.
     /// (Identical points are counted together and never cost more than one location.)
     pub pair_budget: u64,
+    /// The summary functions of spatial statistics (K, L, g, G, F, J); `None`: not computed.
+    /// They visit the pairs closer than `r_max + h` and are skipped, with a note, when those
+    /// pass the pair budget.
+    pub spatial_stats: Option<StatsRequest>,
 }
 
 /// The default [`AnalyzeOptions::pair_budget`]: pairs of locations, a few seconds of work.
@@ -121,6 +151,7 @@ impl Default for AnalyzeOptions {
                 unit: LengthUnit::MaxSpacing,
             },
             pair_budget: PAIR_BUDGET,
+            spatial_stats: None,
         }
     }
 }
@@ -245,6 +276,10 @@ pub struct Analysis {
     /// set by the command after [`analyze`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub density_follow: Option<crate::metrics::DensityFollow>,
+    /// The summary functions of spatial statistics, when asked for
+    /// ([`AnalyzeOptions::spatial_stats`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spatial_stats: Option<SpatialStats>,
     /// Remarks: what was skipped and why, what to keep in mind reading a number.
     pub notes: Vec<String>,
 }
@@ -392,6 +427,10 @@ pub fn analyze_with_radii<const D: usize>(
             stats: varying_radius_stats(&index, radii.values, radii.rule),
         }
     });
+    let spatial_stats = options
+        .spatial_stats
+        .as_ref()
+        .and_then(|request| spatial_stats_of(&index, request, options, &mut notes));
     Analysis {
         dim: D,
         n,
@@ -418,8 +457,41 @@ pub fn analyze_with_radii<const D: usize>(
         discrepancy: discrepancy(points, domain, options, &mut notes),
         varying_radius,
         density_follow: None,
+        spatial_stats,
         notes,
     }
+}
+
+/// The summary functions of spatial statistics, or a note saying why not: the grid is out of
+/// range, or the pairs within `r_max + h` pass the pair budget.
+fn spatial_stats_of<const D: usize>(
+    index: &NeighbourIndex<D>,
+    request: &StatsRequest,
+    options: &AnalyzeOptions,
+    notes: &mut Vec<String>,
+) -> Option<SpatialStats> {
+    let domain = index.domain();
+    let r_max = request.r_max.unwrap_or_else(|| default_r_max(domain, index.len()));
+    let grid = RGrid::uniform(r_max, request.steps)
+        .map_err(|e| notes.push(format!("spatial statistics skipped: {e}")))
+        .ok()?;
+    let intensity = index.len() as f64 / domain.volume();
+    let half_width = request
+        .options
+        .half_width
+        .unwrap_or_else(|| stoyan_half_width(request.options.stoyan, intensity, D));
+    let reach = r_max + if half_width.is_finite() { half_width } else { 0.0 };
+    if let Err(limit) = pairs_fit(index, reach, false, options) {
+        notes.push(format!(
+            "spatial statistics skipped: more than {limit} pairs of distinct points are closer \
+             than {} (piles of near-duplicate points); raise --max-pairs to compute them anyway",
+            short(reach)
+        ));
+        return None;
+    }
+    spatial_stats_in(index, &grid, &request.options)
+        .map_err(|e| notes.push(format!("spatial statistics skipped: {e}")))
+        .ok()
 }
 
 /// The white-noise expectations at `n` points and radius `r`: closed forms, and in a closed

@@ -44,6 +44,7 @@ pub fn render(a: &Analysis) -> String {
         discrepancy,
         varying_radius,
         density_follow,
+        spatial_stats,
         notes,
     ] {
         section(a, &mut out);
@@ -364,6 +365,53 @@ fn varying_radius(a: &Analysis, w: &mut String) {
         w,
         "  cluster rate (NN closer than the rule distance)  {}",
         num(s.cluster_rate.unwrap_or(f64::NAN))
+    );
+}
+
+/// Rows of the spatial statistics' table: eight values of r up to r_max.
+const STATS_ROWS: usize = 8;
+
+fn spatial_stats(a: &Analysis, w: &mut String) {
+    let Some(st) = &a.spatial_stats else {
+        return;
+    };
+    let r_max = st.r.last().copied().unwrap_or(0.0);
+    let _ = writeln!(
+        w,
+        "\nspatial statistics (r up to {} in {} steps; estimates: {} for K, L, g and {} for G, F, J)",
+        num(r_max),
+        st.r.len().saturating_sub(1),
+        st.k.preferred.name(),
+        st.nearest_neighbour.preferred.name()
+    );
+    let probes: Vec<String> = (0..st.dim).map(|_| st.probes.per_axis.to_string()).collect();
+    let _ = writeln!(
+        w,
+        "  intensity λ {}  kernel half-width h {}  F probes {}",
+        num(st.intensity),
+        num(st.kernel_half_width),
+        probes.join("×")
+    );
+    let _ = writeln!(
+        w,
+        "  {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>12}",
+        "r", "K", "L", "g", "G", "F", "J", "Poisson G, F"
+    );
+    let functions = st.functions();
+    for row in 1..=STATS_ROWS {
+        let target = r_max * row as f64 / STATS_ROWS as f64;
+        let k = st.r.partition_point(|&r| r < target).min(st.r.len().saturating_sub(1));
+        // Undefined values (J where F = 1) as "-".
+        let cell = |x: f64| if x.is_finite() { num(x) } else { "-".to_string() };
+        let _ = write!(w, "  {:>10}", cell(st.r[k]));
+        for f in functions {
+            let _ = write!(w, " {:>10}", cell(f.preferred_values()[k]));
+        }
+        let _ = writeln!(w, " {:>12}", cell(st.nearest_neighbour.poisson[k]));
+    }
+    let _ = writeln!(
+        w,
+        "  (Poisson: K = V_D r^D, L = r, g = 1, J = 1; every correction with --json or --stats-out)"
     );
 }
 

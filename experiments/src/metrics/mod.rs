@@ -14,7 +14,10 @@
 //! | relative radius, packing fraction | [`relative_radius`](mod@relative_radius) |
 //! | coverage | [`coverage`](mod@coverage) |
 //! | power spectrum, radial average, anisotropy, effective Nyquist frequency | [`spectrum`] |
-//! | pair correlation function | [`pair_correlation`](mod@pair_correlation) |
+//! | pair correlation function (binned; kernel-smoothed as spatstat's `pcf`) | [`pair_correlation`](mod@pair_correlation) |
+//! | edge-correction weights: translation, Ripley's isotropic, distance to the boundary | [`edge_correction`] |
+//! | the grid of distances the summary functions are evaluated on | [`r_grid`] |
+//! | spatial statistics: K, L, g, G, F, J with their edge corrections, as spatstat | [`spatial_stats`](mod@spatial_stats) |
 //! | L2-star discrepancy | [`discrepancy`] |
 //! | per-point radii: pair-rule violations, NN over own radius | [`varying_radius`] |
 
@@ -25,11 +28,14 @@ pub mod baseline;
 pub mod coverage;
 pub mod density_follow;
 pub mod discrepancy;
+pub mod edge_correction;
 pub mod nearest_neighbour;
 pub mod neighbours;
 pub mod pair_correlation;
 pub mod pairs;
+pub mod r_grid;
 pub mod relative_radius;
+pub mod spatial_stats;
 pub mod spectrum;
 pub mod surface;
 pub mod varying_radius;
@@ -48,6 +54,9 @@ pub use pair_correlation::{
 };
 pub use pairs::{closest_pair, min_pair_distance, pairs_closer_than};
 pub use relative_radius::{RelativeRadius, densest_packing_fraction, max_spacing, relative_radius};
+pub use spatial_stats::{
+    Correction, RGrid, SpatialStats, SpatialStatsOptions, SummaryFunction, spatial_stats,
+};
 pub use spectrum::{
     Periodogram, RadialSpectrum, SpectrumAccumulator, SpectrumOptions, periodogram_at,
     radial_spectrum,

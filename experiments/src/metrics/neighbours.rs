@@ -256,7 +256,19 @@ impl<const D: usize> NeighbourIndex<D> {
 
     /// Calls `visit(s, distance²)` once for every site `s` strictly closer than `r` to `q`
     /// (toroidal distance in a periodic domain), in no particular order.
-    pub fn for_each_site_within(&self, q: &Point<D>, r: f64, mut visit: impl FnMut(usize, f64)) {
+    pub fn for_each_site_within(&self, q: &Point<D>, r: f64, visit: impl FnMut(usize, f64)) {
+        self.for_each_site_within_from(q, r, 0, visit);
+    }
+
+    /// [`Self::for_each_site_within`] for the sites `s ≥ first` only: the others are dropped
+    /// before their distance is measured.
+    fn for_each_site_within_from(
+        &self,
+        q: &Point<D>,
+        r: f64,
+        first: usize,
+        mut visit: impl FnMut(usize, f64),
+    ) {
         let Some(tree) = self.tree.as_ref() else { return };
         if r.is_nan() || r <= 0.0 {
             return;
@@ -269,7 +281,7 @@ impl<const D: usize> NeighbourIndex<D> {
             images += 1;
             let found =
                 tree.query(shifted).within::<SquaredEuclidean<f64>>(query_r2).unsorted().execute();
-            candidates.extend(found.iter().map(|item| item.item));
+            candidates.extend(found.iter().map(|item| item.item).filter(|&s| s as usize >= first));
         });
         if images > 1 {
             // A site can be within reach of several images when r exceeds half a side.
@@ -293,7 +305,7 @@ impl<const D: usize> NeighbourIndex<D> {
     pub fn for_each_pair_within(&self, r: f64, mut visit: impl FnMut(usize, usize, f64, u64)) {
         for a in 0..self.sites.len() {
             let m_a = self.members(a).len() as u64;
-            self.for_each_site_within(&self.sites[a], r, |b, d2| {
+            self.for_each_site_within_from(&self.sites[a], r, a, |b, d2| {
                 if b == a && m_a >= 2 {
                     visit(a, a, d2, m_a * (m_a - 1) / 2);
                 } else if b > a {
@@ -310,7 +322,7 @@ impl<const D: usize> NeighbourIndex<D> {
         let mut counts = PairCounts { sites: 0, points: 0 };
         for a in 0..self.sites.len() {
             let m_a = self.members(a).len() as u64;
-            self.for_each_site_within(&self.sites[a], r, |b, _| {
+            self.for_each_site_within_from(&self.sites[a], r, a, |b, _| {
                 if b == a {
                     counts.points += m_a * (m_a - 1) / 2;
                 } else if b > a {
