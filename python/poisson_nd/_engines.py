@@ -396,7 +396,21 @@ class _Sequence(Engine):
     sequences do (one seed, one scramble, for the whole sequence); ``reset()`` starts it
     again and ``fast_forward(n)`` skips points."""
 
-    skip: int = 0
+    def __init__(
+        self,
+        d: int,
+        *,
+        skip: Optional[int] = None,
+        l_bounds: Bounds = None,
+        u_bounds: Bounds = None,
+        periodic: bool = False,
+        region: Optional[Region] = None,
+        max_points: Optional[int] = None,
+        rng: SeedLike = None,
+    ) -> None:
+        self.skip = 0 if skip is None else int(skip)
+        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
+                         max_points=max_points, rng=rng, params={"skip": skip})
 
     def _native_params(self) -> dict[str, Any]:
         # The sequence goes on: the next points start after those generated.
@@ -436,9 +450,8 @@ class Halton(_Sequence):
     ) -> None:
         self.name = "halton-randomized" if randomized else "halton"
         self.randomized = bool(randomized)
-        self.skip = 0 if skip is None else int(skip)
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng, params={"skip": skip})
+        super().__init__(d, skip=skip, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic,
+                         region=region, max_points=max_points, rng=rng)
 
     def _repr_params(self) -> list[str]:
         return (["randomized=True"] if self.randomized else []) + super()._repr_params()
@@ -468,9 +481,8 @@ class Sobol(_Sequence):
     ) -> None:
         self.name = "sobol-owen" if scramble else "sobol"
         self.scramble = bool(scramble)
-        self.skip = 0 if skip is None else int(skip)
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng, params={"skip": skip})
+        super().__init__(d, skip=skip, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic,
+                         region=region, max_points=max_points, rng=rng)
 
     def _repr_params(self) -> list[str]:
         return (["scramble=False"] if not self.scramble else []) + super()._repr_params()
@@ -483,22 +495,6 @@ class Pmj02(_Sequence):
     ``reset()`` starts it again."""
 
     name = "pmj02"
-
-    def __init__(
-        self,
-        d: int,
-        *,
-        skip: Optional[int] = None,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        self.skip = 0 if skip is None else int(skip)
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng, params={"skip": skip})
 
 
 class _NoParameters(Engine):
