@@ -30,8 +30,9 @@ use criterion::{
 };
 use criterion::{criterion_group, criterion_main};
 use experiments::spec::{
-    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams, HaltonParams,
-    NoParams, SampleEliminationParams, SamplerSpec, SequenceParams,
+    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams,
+    GaussianBlueNoiseParams, HaltonParams, IterationParams, NoParams, SampleEliminationParams,
+    SamplerSpec, SequenceParams,
 };
 use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule};
 
@@ -64,6 +65,7 @@ fn samplers() -> Vec<(SamplerSpec, usize)> {
         (SamplerSpec::Pmj02(SequenceParams::default()), usize::MAX),
         (SamplerSpec::JitteredGrid(NoParams {}), usize::MAX),
         (SamplerSpec::WhiteNoise(NoParams {}), usize::MAX),
+        // The optimisers (tens of passes over the points) have a group of their own.
     ]
 }
 
@@ -157,6 +159,26 @@ fn sequences(c: &mut Criterion) {
         1.0,
         Some(1_000_000),
     );
+    group.finish();
+}
+
+/// The optimisers at the point count of the literature's tables, 4096 in the periodic unit
+/// square, with their defaults (the target for FPO: under 2 s).
+fn optimisers(c: &mut Criterion) {
+    let mut group = c.benchmark_group("optimisers");
+    configure(&mut group);
+    let domain = experiments::domains::unit::<2>(true);
+    for spec in [
+        SamplerSpec::Fpo(IterationParams::default()),
+        SamplerSpec::Lloyd(IterationParams::default()),
+        SamplerSpec::GaussianBlueNoise(GaussianBlueNoiseParams::default()),
+    ] {
+        let sampler = spec.build(domain, None, None).expect("valid");
+        group.throughput(Throughput::Elements(4096));
+        group.bench_function(BenchmarkId::new(spec.name(), "2d-4096-periodic"), |b| {
+            b.iter(|| sampler.run(black_box(Some(4096)), black_box(SEED)))
+        });
+    }
     group.finish();
 }
 
@@ -361,6 +383,7 @@ criterion_group!(
     benches,
     all_samplers,
     sequences,
+    optimisers,
     chunked_threads,
     grid_resolution,
     radius_fields,

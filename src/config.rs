@@ -56,6 +56,8 @@ pub struct Capabilities {
     pub attempts: bool,
     /// Takes a background-grid resolution and tuning (`with_grid`, `with_tuning`).
     pub grid: bool,
+    /// The lowest dimension it samples (1 for most; 2 for the planar optimisers).
+    pub min_dimension: usize,
     /// The highest dimension it samples (`usize::MAX`: every dimension).
     pub max_dimension: usize,
 }
@@ -69,12 +71,22 @@ impl Capabilities {
         periodic: true,
         attempts: false,
         grid: false,
+        min_dimension: 1,
         max_dimension: usize::MAX,
     };
 
     /// Whether the sampler takes `dim` dimensions.
     pub fn takes_dimension(&self, dim: usize) -> bool {
-        (1..=self.max_dimension).contains(&dim)
+        (self.min_dimension.max(1)..=self.max_dimension).contains(&dim)
+    }
+
+    /// The dimensions it takes, in words: "1 to 2", "2 only", "every from 1".
+    pub fn dimensions_text(&self) -> String {
+        match (self.min_dimension.max(1), self.max_dimension) {
+            (low, usize::MAX) => format!("every from {low}"),
+            (low, high) if low == high => format!("{low} only"),
+            (low, high) => format!("{low} to {high}"),
+        }
     }
 }
 

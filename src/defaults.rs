@@ -29,6 +29,15 @@ pub const MAX_MISSES: u64 = 10_000;
 /// Best candidate's candidates per point, `m` = 10 (Mitchell 1991).
 pub const CANDIDATES: u32 = 10;
 
+/// Farthest-point optimisation's iterations (each moves every point once): 100, where 4096
+/// white-noise points in a periodic square reach a relative radius δX of about 0.91 (0.913
+/// and 0.909 for seeds 1 and 2; 0.898 on average after 60, 0.905–0.909 after 80), in about
+/// 1.4 s on one core.
+pub const FPO_ITERATIONS: u32 = 100;
+
+/// Lloyd relaxation's iterations (each moves every point to its cell's centroid): 50.
+pub const LLOYD_ITERATIONS: u32 = 50;
+
 /// Sample elimination's candidates per output point, M / N = 5 (Yuksel 2015).
 pub const ELIMINATION_RATIO: f64 = 5.0;
 

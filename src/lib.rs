@@ -96,7 +96,8 @@ pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Progress, Sampler, StopReason, Watch};
 pub use samplers::{
     BestCandidate, BestCandidateBuilder, Bridson, BridsonBuilder, BridsonFill, CandidateDistance,
-    DartThrowing, DartThrowingBuilder, Halton, HaltonBuilder, JitteredGrid, JitteredGridBuilder,
-    Maximal, MaximalBuilder, Pmj02, Pmj02Builder, SampleElimination, SampleEliminationBuilder,
-    Sobol, SobolBuilder, WhiteNoise, WhiteNoiseBuilder,
+    DartThrowing, DartThrowingBuilder, Fpo, FpoBuilder, FpoMove, FpoOptimizer, GaussianBlueNoise,
+    GaussianBlueNoiseBuilder, Halton, HaltonBuilder, JitteredGrid, JitteredGridBuilder, Lloyd,
+    LloydBuilder, Maximal, MaximalBuilder, Pmj02, Pmj02Builder, SampleElimination,
+    SampleEliminationBuilder, Sobol, SobolBuilder, VoronoiCell, WhiteNoise, WhiteNoiseBuilder,
 };

@@ -262,6 +262,7 @@ impl<const D: usize> PoissonSet<D> {
         periodic: true,
         attempts: true,
         grid: false,
+        min_dimension: 1,
         max_dimension: usize::MAX,
     };
 

@@ -414,8 +414,8 @@ impl Config {
                 return Err(invalid(
                     format!("scaling.samplers[{i}]"),
                     format!(
-                        "'{name}' samples at most {} dimensions, scaling.dim is {}",
-                        spec.capabilities().max_dimension,
+                        "'{name}' samples dimensions {}, scaling.dim is {}",
+                        spec.capabilities().dimensions_text(),
                         scaling.dim
                     ),
                 ));

@@ -32,9 +32,9 @@ use crate::shapes::Setup;
 use clap::{Args, CommandFactory, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
 use poisson_nd::{
-    BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, DynSampler, Error,
-    GridResolution, Halton, JitteredGrid, Maximal, Pmj02, PointSet, SampleElimination, Sampler,
-    Sobol, WhiteNoise,
+    BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, DynSampler, Error, Fpo,
+    GaussianBlueNoise, GridResolution, Halton, JitteredGrid, Lloyd, Maximal, Pmj02, PointSet,
+    SampleElimination, Sampler, Sobol, WhiteNoise,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
@@ -77,6 +77,15 @@ pub enum SamplerSpec {
     JitteredGrid(NoParams),
     /// Independent uniform points, the baseline (count-driven).
     WhiteNoise(NoParams),
+    /// Farthest-point optimisation (Schlömer, Heck & Deussen 2011): white noise whose points
+    /// move, one by one, to the centre of the largest empty circle; 2D (count-driven).
+    Fpo(IterationParams),
+    /// Lloyd relaxation: every point moves to the centroid of its Voronoi cell, `iterations`
+    /// times, from white noise; 2D, exact cells (count-driven).
+    Lloyd(IterationParams),
+    /// Gaussian blue noise (Ahmed, Ren & Wonka 2022): white noise descending the energy of
+    /// Gaussian repulsions, any dimension (count-driven).
+    GaussianBlueNoise(GaussianBlueNoiseParams),
 }
 
 /// Bridson's parameters.
@@ -184,6 +193,31 @@ pub struct SequenceParams {
     pub skip: Option<u64>,
 }
 
+/// The parameters of an optimiser that only takes its number of iterations (FPO, Lloyd).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct IterationParams {
+    /// Iterations: passes in which every point moves once (default: the library's, 100 for
+    /// FPO and 50 for Lloyd; 0 returns the white-noise start).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u32>,
+}
+
+/// Gaussian blue noise's parameters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Args)]
+#[serde(deny_unknown_fields)]
+pub struct GaussianBlueNoiseParams {
+    /// Iterations of the descent (default 300; 0 returns the white-noise start).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u32>,
+    /// The Gaussian's σ in units of the mean spacing (V/N)^(1/D) (default 0.85; in (0, 2]).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f64>,
+}
+
 /// The parameters of a sampler that has none.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
 #[serde(deny_unknown_fields)]
@@ -248,6 +282,9 @@ impl SamplerSpec {
             SamplerSpec::Pmj02(SequenceParams::default()),
             SamplerSpec::JitteredGrid(NoParams {}),
             SamplerSpec::WhiteNoise(NoParams {}),
+            SamplerSpec::Fpo(IterationParams::default()),
+            SamplerSpec::Lloyd(IterationParams::default()),
+            SamplerSpec::GaussianBlueNoise(GaussianBlueNoiseParams::default()),
         ]
     }
 
@@ -269,6 +306,9 @@ impl SamplerSpec {
             SamplerSpec::Pmj02(_) => "pmj02",
             SamplerSpec::JitteredGrid(_) => "jittered-grid",
             SamplerSpec::WhiteNoise(_) => "white-noise",
+            SamplerSpec::Fpo(_) => "fpo",
+            SamplerSpec::Lloyd(_) => "lloyd",
+            SamplerSpec::GaussianBlueNoise(_) => "gaussian-blue-noise",
         }
     }
 
@@ -290,6 +330,9 @@ impl SamplerSpec {
             SamplerSpec::Pmj02(_) => Pmj02::<1>::CAPABILITIES,
             SamplerSpec::JitteredGrid(_) => JitteredGrid::<1>::CAPABILITIES,
             SamplerSpec::WhiteNoise(_) => WhiteNoise::<1>::CAPABILITIES,
+            SamplerSpec::Fpo(_) => Fpo::<1>::CAPABILITIES,
+            SamplerSpec::Lloyd(_) => Lloyd::<1>::CAPABILITIES,
+            SamplerSpec::GaussianBlueNoise(_) => GaussianBlueNoise::<1>::CAPABILITIES,
         }
     }
 
@@ -388,6 +431,15 @@ impl SamplerSpec {
             SamplerSpec::Halton(_) | SamplerSpec::HaltonRandomized(_) => Ok(()),
             SamplerSpec::Sobol(_) | SamplerSpec::SobolOwen(_) | SamplerSpec::Pmj02(_) => Ok(()),
             SamplerSpec::JitteredGrid(_) | SamplerSpec::WhiteNoise(_) => Ok(()),
+            // Any count of iterations is valid; the library checks σ's range.
+            SamplerSpec::Fpo(_) | SamplerSpec::Lloyd(_) => Ok(()),
+            SamplerSpec::GaussianBlueNoise(p) => match p.sigma {
+                Some(sigma) if !(sigma.is_finite() && sigma > 0.0) => Err(ParamError {
+                    key: "sigma",
+                    message: format!("must be finite and > 0, got {sigma}"),
+                }),
+                _ => Ok(()),
+            },
         }
     }
 
@@ -511,6 +563,30 @@ impl SamplerSpec {
             }
             SamplerSpec::WhiteNoise(_) => {
                 Box::new(configure(WhiteNoise::builder(domain), max_points, setup).build()?)
+            }
+            SamplerSpec::Fpo(p) => {
+                let mut b = configure(Fpo::builder(domain), max_points, setup);
+                if let Some(iterations) = p.iterations {
+                    b = b.with_iterations(iterations);
+                }
+                Box::new(b.build()?)
+            }
+            SamplerSpec::Lloyd(p) => {
+                let mut b = configure(Lloyd::builder(domain), max_points, setup);
+                if let Some(iterations) = p.iterations {
+                    b = b.with_iterations(iterations);
+                }
+                Box::new(b.build()?)
+            }
+            SamplerSpec::GaussianBlueNoise(p) => {
+                let mut b = configure(GaussianBlueNoise::builder(domain), max_points, setup);
+                if let Some(iterations) = p.iterations {
+                    b = b.with_iterations(iterations);
+                }
+                if let Some(sigma) = p.sigma {
+                    b = b.with_sigma(sigma);
+                }
+                Box::new(b.build()?)
             }
         };
         Ok(Built { spec: self.clone(), sampler })
@@ -695,6 +771,9 @@ mod tests {
             ("sobol-owen", &["skip"]),
             ("pmj02", &["skip"]),
             ("white-noise", &[]),
+            ("fpo", &["iterations"]),
+            ("lloyd", &["iterations"]),
+            ("gaussian-blue-noise", &["iterations", "sigma"]),
         ];
         for (name, keys) in expected {
             assert_eq!(entry(name).unwrap().parameters, *keys, "{name}");
@@ -704,6 +783,7 @@ mod tests {
                 let value = match key.as_str() {
                     "growing_candidates" | "progressive" => "true",
                     "ratio" => "2.5",
+                    "sigma" => "0.75",
                     "chunk_size" => "0.5",
                     "grid" => "\"fine\"",
                     _ => "3",

@@ -131,6 +131,7 @@ impl<const D: usize> ChunkedBridson<D> {
         periodic: true,
         attempts: true,
         grid: false,
+        min_dimension: 1,
         max_dimension: usize::MAX,
     };
 

@@ -186,6 +186,7 @@ impl<const D: usize> Bridson<D> {
         periodic: true,
         attempts: true,
         grid: true,
+        min_dimension: 1,
         max_dimension: usize::MAX,
     };
 

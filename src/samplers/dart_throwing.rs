@@ -170,6 +170,7 @@ impl<const D: usize> DartThrowing<D> {
         periodic: true,
         attempts: false,
         grid: true,
+        min_dimension: 1,
         max_dimension: usize::MAX,
     };
 

@@ -223,6 +223,7 @@ impl<const D: usize> Maximal<D> {
         periodic: true,
         attempts: false,
         grid: false,
+        min_dimension: 1,
         max_dimension: MAX_DIM,
     };
 

@@ -23,11 +23,14 @@ mod dart_throwing;
 mod field_conventions;
 #[cfg(feature = "geo")]
 mod field_in_region;
+mod fpo;
+mod gaussian_blue_noise;
 mod halton;
 mod input_errors;
 mod jittered_grid;
 #[cfg(feature = "live")]
 mod live_set;
+mod lloyd;
 mod magnitudes;
 mod maximal;
 #[cfg(feature = "scatter")]

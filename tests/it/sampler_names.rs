@@ -2,8 +2,8 @@
 //! adds what sets the configuration apart, and is what results files show.
 
 use poisson_nd::{
-    BestCandidate, Bridson, DartThrowing, Domain, DynSampler, GridResolution, Halton, JitteredGrid,
-    Pmj02, Sampler, Sobol, WhiteNoise,
+    BestCandidate, Bridson, DartThrowing, Domain, DynSampler, Fpo, GaussianBlueNoise,
+    GridResolution, Halton, JitteredGrid, Lloyd, Pmj02, Sampler, Sobol, WhiteNoise,
 };
 
 #[test]
@@ -29,6 +29,9 @@ fn names_are_fixed_and_labels_carry_the_configuration() {
         (Box::new(Pmj02::new(domain).unwrap()), "pmj02", "pmj02"),
         (Box::new(JitteredGrid::new(domain)), "jittered-grid", "jittered-grid"),
         (Box::new(WhiteNoise::new(domain)), "white-noise", "white-noise"),
+        (Box::new(Fpo::new(domain).unwrap()), "fpo", "fpo"),
+        (Box::new(Lloyd::new(domain).unwrap()), "lloyd", "lloyd"),
+        (Box::new(GaussianBlueNoise::new(domain)), "gaussian-blue-noise", "gaussian-blue-noise"),
     ];
     for (sampler, name, label) in &samplers {
         assert_eq!(sampler.name(), *name);

@@ -5,8 +5,8 @@
 //! The literals are Rust's shortest round-trip forms, so `==` compares exact bits.
 
 use poisson_nd::{
-    BestCandidate, Bridson, DartThrowing, Domain, GridResolution, Halton, JitteredGrid, Maximal,
-    Pmj02, Point, SampleElimination, Sampler, Sobol, WhiteNoise,
+    BestCandidate, Bridson, DartThrowing, Domain, Fpo, GaussianBlueNoise, GridResolution, Halton,
+    JitteredGrid, Lloyd, Maximal, Pmj02, Point, SampleElimination, Sampler, Sobol, WhiteNoise,
 };
 
 fn unit<const D: usize>() -> Domain<D> {
@@ -398,5 +398,54 @@ fn scatter_three_classes() {
             (7833, [4.521036935592351, 0.13763842009810698], 13654018212092697879),
         ],
         "the scatter of seed 42 changed"
+    );
+}
+
+/// The optimisers: the first three of 64 points after a few iterations, so that the pins
+/// cover the moves and not only the white-noise start.
+#[test]
+fn optimisers_2d_and_3d() {
+    let fpo = Fpo::builder(unit::<2>().periodic()).with_iterations(5).build().expect("valid");
+    assert_pinned(
+        "fpo 2D periodic",
+        &fpo.sample_seeded(64, 42).points[..3],
+        &[
+            [0.8939098393196219, 0.45138774060112064],
+            [0.3293522658718684, 0.71635254138668],
+            [0.8377597540248163, 0.7936678581564891],
+        ],
+    );
+    let lloyd = Lloyd::builder(unit::<2>()).with_iterations(5).build().expect("valid");
+    assert_pinned(
+        "lloyd 2D",
+        &lloyd.sample_seeded(64, 42).points[..3],
+        &[
+            [0.8838574800815883, 0.3096430087177148],
+            [0.9514084386845991, 0.7148867294475246],
+            [0.8313631447282203, 0.645810065308216],
+        ],
+    );
+    let gbn = GaussianBlueNoise::builder(unit::<2>().periodic())
+        .with_iterations(20)
+        .build()
+        .expect("valid");
+    assert_pinned(
+        "gaussian blue noise 2D periodic",
+        &gbn.sample_seeded(64, 42).points[..3],
+        &[
+            [0.8878256192956786, 0.33425073400131927],
+            [0.025984738325423785, 0.7340872486706415],
+            [0.8403507095874422, 0.6979376275969185],
+        ],
+    );
+    let gbn = GaussianBlueNoise::builder(unit::<3>()).with_iterations(20).build().expect("valid");
+    assert_pinned(
+        "gaussian blue noise 3D",
+        &gbn.sample_seeded(64, 42).points[..3],
+        &[
+            [0.6968933720454159, 0.41608525330561674, 0.920023963703421],
+            [0.7289767042494111, 0.6920362915171464, 0.6542162488635711],
+            [0.19443714310759946, 0.5750226341527334, 0.15591770854056916],
+        ],
     );
 }

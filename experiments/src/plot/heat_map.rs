@@ -89,7 +89,10 @@ const TITLE: u32 = 28;
 const LEFT: u32 = 48;
 const BOTTOM: u32 = 44;
 const BAR_AREA: u32 = 96;
-const COLOURS: usize = 256;
+/// Levels of the colour map: 32 steps of viridis, each a step the eye can tell from the next,
+/// and a third of the raster's bytes of 256 (whose steps it cannot); the data file beside the
+/// figure holds the values.
+const COLOURS: usize = 32;
 
 /// Draws the grid as an image in the viridis colour map (embedded PNG, cells kept sharp),
 /// with axes in the grid's coordinates and a colour bar labelled in values.
@@ -177,10 +180,13 @@ pub fn heat_map(map: &HeatMap) -> Result<String, PlotError> {
             .label_style((FONT, 11))
             .axis_desc_style((FONT, 12))
             .draw()?;
-        let steps = 64;
+        // The bar shows the image's levels: level i covers the values whose position rounds
+        // to it.
+        let steps = COLOURS;
         bar.draw_series((0..steps).map(|i| {
-            let (a, b) = (i as f64 / steps as f64, (i + 1) as f64 / steps as f64);
-            let colour: RGBColor = ViridisRGB.get_color((a + b) / 2.0);
+            let top = (steps - 1) as f64;
+            let (a, b) = (((i as f64 - 0.5) / top).max(0.0), ((i as f64 + 0.5) / top).min(1.0));
+            let colour: RGBColor = ViridisRGB.get_color(i as f64 / top);
             Rectangle::new([(0.0, lo + a * (hi - lo)), (1.0, lo + b * (hi - lo))], colour.filled())
         }))?;
         Ok(())

@@ -40,7 +40,9 @@ pub use projections::{Projections3d, projections_3d};
 pub use scaling::{ScalingChart, scaling_chart};
 
 pub use scatter::{Scatter2d, scatter_2d};
-pub use spectrum::{MARK_COLOUR, SpectrumChart, VerticalMarks, marked_curves, radial_spectra};
+pub use spectrum::{
+    Band, MARK_COLOUR, SpectrumChart, VerticalMarks, marked_curves, radial_spectra,
+};
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend, WHITE};
@@ -68,8 +70,9 @@ pub struct PlotError {
 /// The palette, in the order of [`crate::spec::names`] (Okabe–Ito colours first, readable for
 /// colour-blind viewers, then a few more). Chunked Bridson's crimson sits next to Bridson's
 /// blue, and the sequences' green, magenta and teal before the brown, so that the other
-/// samplers kept their colours when they joined.
-pub const PALETTE: [RGBColor; 14] = [
+/// samplers kept their colours when they joined; the optimisers (FPO, Lloyd, Gaussian blue
+/// noise) came last, in cyan, salmon and lavender.
+pub const PALETTE: [RGBColor; 17] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
     RGBColor(0xC0, 0x14, 0x3C), // crimson
     RGBColor(0x7F, 0x7F, 0x7F), // grey
@@ -84,6 +87,9 @@ pub const PALETTE: [RGBColor; 14] = [
     RGBColor(0x00, 0x5F, 0x5F), // dark teal
     RGBColor(0x8C, 0x56, 0x4B), // brown
     RGBColor(0xB8, 0xA9, 0x00), // olive
+    RGBColor(0x17, 0xBE, 0xCF), // cyan
+    RGBColor(0xF0, 0x8A, 0x80), // salmon
+    RGBColor(0x9A, 0x6F, 0xE0), // lavender
 ];
 
 /// Colours of the series that are not samplers (a target curve, the surface samplers), apart
@@ -131,6 +137,8 @@ pub(crate) enum LegendMark {
     Line(RGBColor),
     /// A dashed line (reference values).
     Dashed(RGBColor),
+    /// A filled box (a band between two curves), in a colour with its opacity.
+    Filled(plotters::style::RGBAColor),
 }
 
 /// The width of a legend column drawn by [`draw_legend`], in pixels.
@@ -160,6 +168,12 @@ pub(crate) fn draw_legend(
                 for x in [4, 13, 22] {
                     area.draw(&PathElement::new([(x, y), (x + 5, y)], colour.stroke_width(2)))?;
                 }
+            }
+            LegendMark::Filled(colour) => {
+                area.draw(&plotters::element::Rectangle::new(
+                    [(4, y - 5), (26, y + 5)],
+                    colour.filled(),
+                ))?;
             }
         }
         area.draw_text(label, &text(12), (32, y))?;

@@ -49,7 +49,7 @@ pub fn scatter_2d(plot: &Scatter2d) -> Result<String, PlotError> {
 /// Up to this many points a panel draws its dots as SVG circles; above, as one embedded raster
 /// (a PNG at two pixels per SVG pixel), so that a figure of tens of thousands of
 /// points stays small. The data files hold every point either way.
-pub const VECTOR_DOTS_UP_TO: usize = 200;
+pub const VECTOR_DOTS_UP_TO: usize = 100;
 
 /// Raster pixels per SVG pixel of a dot layer: sharp at twice the page's size.
 const SUPERSAMPLE: i32 = 2;

@@ -25,7 +25,27 @@ pub struct SpectrumChart {
     /// Top of the y axis; `None` fits the data (and the reference line). Curves above it
     /// are cut at the frame.
     pub y_max: Option<f64>,
+    /// Bottom of the y axis; `None`: 0 (powers and pair correlations are never negative).
+    /// Curves below it are cut at the frame.
+    pub y_min: Option<f64>,
+    /// A shaded band drawn under the curves (a simulation envelope); `None` for none.
+    pub band: Option<Band>,
 }
+
+/// A shaded band between two curves sampled at the same abscissae: the pointwise range of
+/// simulations of a reference model, for instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    /// The legend's text.
+    pub label: String,
+    /// The lower edge: (x, y) by increasing x.
+    pub lower: Vec<(f64, f64)>,
+    /// The upper edge, at the same x as `lower`.
+    pub upper: Vec<(f64, f64)>,
+}
+
+/// The fill of [`Band`]: a light grey that every sampler colour shows against.
+const BAND_FILL: RGBAColor = RGBAColor(0x55, 0x55, 0x55, 0.22);
 
 /// Size of the plot, without the legend column to its right.
 const SIZE: (u32, u32) = (680, 420);
@@ -66,11 +86,17 @@ fn draw_curves(chart: &SpectrumChart, marks: Option<&VerticalMarks>) -> Result<S
     };
     let x_lo = x_lo.min(0.0);
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
+    let bottom = chart.y_min.unwrap_or(0.0);
     let top = chart.y_max.unwrap_or_else(|| {
         let reference = chart.reference.as_ref().map_or(0.0, |r| r.value);
-        (y_hi.max(reference) * 1.08).max(f64::MIN_POSITIVE)
+        bottom + ((y_hi.max(reference) - bottom) * 1.08).max(f64::MIN_POSITIVE)
     });
-    require(FIGURE, top.is_finite() && top > 0.0, "the top of the y axis must be positive")?;
+    require(
+        FIGURE,
+        bottom.is_finite() && top.is_finite() && top > bottom,
+        "the top of the y axis must be above its bottom",
+    )?;
+    let clamp = |y: f64| y.clamp(bottom, top);
     render(FIGURE, (SIZE.0 + LEGEND_WIDTH, SIZE.1), |root| {
         let root = root.titled(&chart.title, (FONT, 18))?;
         let (plot, legend) = root.split_horizontally(SIZE.0);
@@ -78,10 +104,11 @@ fn draw_curves(chart: &SpectrumChart, marks: Option<&VerticalMarks>) -> Result<S
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(52)
-            .build_cartesian_2d(x_lo..x_hi, 0.0..top)?;
+            .build_cartesian_2d(x_lo..x_hi, bottom..top)?;
         ctx.configure_mesh()
             .x_label_formatter(&|v| short(*v))
-            .y_label_formatter(&|v| short(*v))
+            // A tick the axis reaches by adding steps can miss 0 by a rounding error.
+            .y_label_formatter(&|v| short(if v.abs() < 1e-9 * (top - bottom) { 0.0 } else { *v }))
             .x_desc(chart.x_label.as_str())
             .y_desc(chart.y_label.as_str())
             .label_style((FONT, 12))
@@ -90,6 +117,22 @@ fn draw_curves(chart: &SpectrumChart, marks: Option<&VerticalMarks>) -> Result<S
             .bold_line_style(BLACK.mix(0.08))
             .draw()?;
         let mut entries = Vec::new();
+        if let Some(band) = &chart.band {
+            // The lower edge forwards, the upper edge backwards: one closed polygon.
+            let edge = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
+                points
+                    .iter()
+                    .filter(|p| p.0.is_finite() && p.1.is_finite())
+                    .map(|&(x, y)| (x, clamp(y)))
+                    .collect()
+            };
+            let mut outline = edge(&band.lower);
+            outline.extend(edge(&band.upper).into_iter().rev());
+            if outline.len() >= 3 {
+                ctx.draw_series(std::iter::once(Polygon::new(outline, BAND_FILL.filled())))?;
+            }
+            entries.push((LegendMark::Filled(BAND_FILL), band.label.clone(), None));
+        }
         if let Some(reference) = &chart.reference {
             ctx.draw_series(DashedLineSeries::new(
                 [(x_lo, reference.value), (x_hi, reference.value)],
@@ -101,7 +144,7 @@ fn draw_curves(chart: &SpectrumChart, marks: Option<&VerticalMarks>) -> Result<S
         if let Some(marks) = marks {
             for &x in marks.at.iter().filter(|x| (x_lo..=x_hi).contains(*x)) {
                 ctx.draw_series(DashedLineSeries::new(
-                    [(x, 0.0), (x, top)],
+                    [(x, bottom), (x, top)],
                     5,
                     4,
                     MARK_COLOUR.stroke_width(1),
@@ -110,12 +153,12 @@ fn draw_curves(chart: &SpectrumChart, marks: Option<&VerticalMarks>) -> Result<S
         }
         for series in &chart.series {
             let colour = sampler_colour(&series.name);
-            // Points above the frame are clipped to it, so a cut peak stays visible.
+            // Points outside the frame are clipped to it, so a cut peak stays visible.
             let points = series
                 .points
                 .iter()
                 .filter(|p| p.0.is_finite() && p.1.is_finite())
-                .map(|&(x, y)| (x, y.min(top)));
+                .map(|&(x, y)| (x, clamp(y)));
             ctx.draw_series(LineSeries::new(points, colour.stroke_width(2)))?;
             entries.push((LegendMark::Line(colour), series.name.clone(), None));
         }
@@ -151,6 +194,8 @@ mod tests {
             ],
             reference: Some(Reference { label: "white noise".into(), value: 1.0 }),
             y_max: None,
+            y_min: None,
+            band: None,
         };
         let svg = radial_spectra(&chart).unwrap();
         for name in ["bridson", "white-noise"] {
@@ -175,6 +220,8 @@ mod tests {
             }],
             reference: None,
             y_max: None,
+            y_min: None,
+            band: None,
         };
         let stroke = format!("stroke=\"{}\"", super::super::colour_hex(MARK_COLOUR));
         assert_eq!(radial_spectra(&chart).unwrap().matches(&stroke).count(), 0);

@@ -6,8 +6,9 @@
 //! it calls [`crate::analyze::analyze`], the very analysis of `experiments analyze`, and
 //! keeps its scalars and curves; tests can pass their own.
 
-use crate::analyze::{AnalyzeOptions, LengthUnit, PairCorrelationOptions, analyze};
+use crate::analyze::{AnalyzeOptions, LengthUnit, PairCorrelationOptions, StatsRequest, analyze};
 use crate::config::MetricsConfig;
+use crate::metrics::spatial_stats::{SpatialStats, SpatialStatsOptions};
 use crate::metrics::{Histogram, Periodogram, WhiteNoiseTheory, unit_ball_volume};
 use crate::plot::Reference;
 use poisson_nd::PointSet;
@@ -64,6 +65,11 @@ pub struct Measurements {
     pub nn_expected: Vec<(f64, f64)>,
     /// The pair correlation function, if computed.
     pub pair_correlation: Option<Curve>,
+    /// `L(r) − r` in units of `r` against `r` in units of the comparison radius, if
+    /// computed ([`spatial_curves`]).
+    pub l_minus_r: Option<Curve>,
+    /// `J(r)` against `r` in units of the comparison radius, if computed.
+    pub j_function: Option<Curve>,
 }
 
 /// What a chart of one dimension is drawn against.
@@ -145,7 +151,8 @@ pub trait Analyzer {
 /// Curves: the radial power spectrum and, in 2D, the periodogram on a square (a spectrum is
 /// skipped when points × frequencies exceeds [`crate::analyze::SPECTRUM_BUDGET`]); the histogram of
 /// nearest-neighbour distances in units of `r` (as a density) with the white-noise density
-/// ([`white_noise_nn_density`]); the pair correlation function against distance / `r`.
+/// ([`white_noise_nn_density`]); the pair correlation function against distance / `r`;
+/// `L(r) − r` and `J(r)` on the grid of [`stats_request`] ([`spatial_curves`]).
 /// In a closed box the radial spectrum and ν_eff leave out the frequency axes, where the
 /// box's faces show as a seam.
 #[derive(Debug, Clone, Copy, Default)]
@@ -208,6 +215,33 @@ pub fn spectrum_max_ring(dim: usize, nominal_count: usize, multiple: f64) -> usi
     crate::metrics::SpectrumOptions::for_points(dim, nominal_count, multiple).k_max
 }
 
+/// The spatial statistics of the report at the comparison radius `radius`: the grid of `r`
+/// is the pair correlation's (`pair_correlation_bins` steps up to `pair_correlation_range ·
+/// radius`), so L, J and g are read on the same distances; spatstat's kernel and probe
+/// defaults otherwise.
+pub fn stats_request(radius: f64, options: &MetricsConfig) -> StatsRequest {
+    StatsRequest {
+        r_max: Some(options.pair_correlation_range * radius),
+        steps: options.pair_correlation_bins,
+        options: SpatialStatsOptions::default(),
+    }
+}
+
+/// The two curves the report draws from the summary functions, both against `r / radius`
+/// and from their preferred estimates (the periodic one on a torus): `(L(r) − r) / radius`,
+/// 0 for white noise and negative where points keep apart, and `J(r)`, 1 for white noise
+/// and above 1 for a regular pattern (NaN once every probe has a point within `r`).
+pub fn spatial_curves(stats: &SpatialStats, radius: f64) -> (Curve, Curve) {
+    let x_label = "distance / r".to_string();
+    let l = stats.l.preferred_values();
+    let j = stats.j.preferred_values();
+    let curve = |y: &dyn Fn(usize, f64) -> f64| Curve {
+        x_label: x_label.clone(),
+        points: stats.r.iter().enumerate().map(|(k, &r)| (r / radius, y(k, r))).collect(),
+    };
+    (curve(&|k, r| (l[k] - r) / radius), curve(&|k, _| j[k]))
+}
+
 /// The options of [`analyze`] for one realisation of the report.
 pub fn analyze_options(context: &AnalysisContext<'_>, periodic: bool) -> AnalyzeOptions {
     let options = context.options;
@@ -227,6 +261,7 @@ pub fn analyze_options(context: &AnalysisContext<'_>, periodic: bool) -> Analyze
             range: options.pair_correlation_range,
             unit: LengthUnit::Radius,
         },
+        spatial_stats: Some(stats_request(context.radius, options)),
         ..AnalyzeOptions::default()
     }
 }
@@ -267,6 +302,8 @@ impl Analyzer for StandardAnalyzer {
                 x_label: "distance / r".into(),
                 points: pcf.bins.iter().map(|b| (0.5 * (b.r_lower + b.r_upper) / r, b.g)).collect(),
             });
+        let (l_minus_r, j_function) =
+            analysis.spatial_stats.as_ref().map(|stats| spatial_curves(stats, r)).unzip();
         Measurements {
             scalars,
             radial_spectrum,
@@ -274,6 +311,8 @@ impl Analyzer for StandardAnalyzer {
             nn_histogram,
             nn_expected,
             pair_correlation,
+            l_minus_r,
+            j_function,
         }
     }
 

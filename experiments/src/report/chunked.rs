@@ -605,6 +605,8 @@ fn spectrum_figure(result: &ChunkedResult) -> Result<Figure, ReportError> {
         series,
         reference: Some(Reference { label: "white noise, expected".into(), value: 1.0 }),
         y_max: None,
+        y_min: None,
+        band: None,
     })?;
     let realisations: Vec<Vec<String>> = [&result.plain, &result.chunked]
         .iter()
@@ -689,6 +691,8 @@ fn axis_figure(result: &ChunkedResult, lines: &[LineTest]) -> Result<Figure, Rep
             series,
             reference: None,
             y_max: None,
+            y_min: None,
+            band: None,
         },
         &VerticalMarks {
             label: "chunk frequency n, 2n, 3n".into(),

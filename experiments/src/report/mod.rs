@@ -15,7 +15,8 @@
 //!   `--config`;
 //! - `index.html`: one self-contained page (environment, tables, inline SVG figures with a
 //!   paragraph on how to read each, metric definitions, configuration), `figures/*.svg`, the
-//!   same figures as files, and `figures/*.csv`, the data each figure is drawn from.
+//!   same figures as files, and `figures/*.csv.gz`, the data each figure is drawn from (CSV,
+//!   gzip-compressed).
 //!
 //! In each dimension the radius-driven samplers run first; the count-driven ones then draw the
 //! mean count of the first radius-driven sampler (unless `dims.n` gives it), so all are
@@ -33,7 +34,10 @@
 //! "Chunked Bridson against Bridson" ([`chunked`]), fills the periodic unit square with plain
 //! and chunked Bridson, the configuration's number of realisations each (seeds from
 //! [`realisation_seed`]), and tests the chunked sampler's promise of equal quality: count,
-//! ρ_rel, closest pair, radial spectrum and the periodogram at the chunk frequency.
+//! ρ_rel, closest pair, radial spectrum and the periodogram at the chunk frequency. Beside the
+//! comparison stand "Spatial statistics" ([`spatial`]: L(r) − r and J(r) of every sampler
+//! against a white-noise envelope) and "Farthest-point optimisation against the paper"
+//! ([`frontier`]: FPO's convergence from white noise beside the published figures).
 //!
 //! A progress bar goes to stderr (when it is a terminal); a summary table to stdout.
 //!
@@ -48,12 +52,14 @@ pub mod analysis;
 pub mod chunked;
 pub mod csv;
 pub mod environment;
+pub mod frontier;
 pub mod generated;
 pub mod html;
 mod prose;
 pub mod regions;
 mod scaling;
 mod sections;
+pub mod spatial;
 mod summary;
 pub mod surfaces;
 pub mod variable_density;
@@ -207,6 +213,10 @@ pub struct SamplerResult {
     pub histogram: Option<NnHistogram>,
     /// The pair correlation function averaged over realisations.
     pub pair_correlation: Option<Curve>,
+    /// `L(r) − r` averaged over realisations ([`analysis::spatial_curves`]).
+    pub l_minus_r: Option<Curve>,
+    /// `J(r)` averaged over realisations.
+    pub j_function: Option<Curve>,
 }
 
 /// The comparison in one dimension.
@@ -226,6 +236,8 @@ pub struct DimResult {
     pub nominal_count: usize,
     /// The samplers, in configuration order.
     pub samplers: Vec<SamplerResult>,
+    /// The white-noise envelope of the spatial statistics at the comparison's count.
+    pub envelope: Option<spatial::Envelope>,
 }
 
 /// One timed run of the scaling experiment.
@@ -280,6 +292,8 @@ pub struct ReportData {
     pub chunked: chunked::ChunkedResult,
     /// Points on a surface.
     pub surfaces: surfaces::SurfacesResult,
+    /// Farthest-point optimisation's convergence beside the published figures.
+    pub fpo_convergence: frontier::FpoConvergence,
     /// Every timed run.
     pub timings: Vec<TimingRow>,
 }
@@ -339,7 +353,11 @@ pub fn write_report<A: Analyzer>(
         write(figures_dir.join(&figure.file), figure.svg.as_bytes())?;
         for data in &figure.data {
             if data_files.insert(data.file.as_str()) {
-                write(figures_dir.join(&data.file), data.text.as_bytes())?;
+                let path = figures_dir.join(data.written_name());
+                let bytes = data
+                    .compressed()
+                    .map_err(|source| ReportError::Write { path: path.clone(), source })?;
+                write(path, &bytes)?;
             }
         }
     }
@@ -463,8 +481,19 @@ fn measure<A: Analyzer>(
         config.metrics.spectrum_max_frequency,
         &mut timings,
     )?;
+    bar.set_message("farthest-point optimisation against the paper");
+    let fpo_convergence = frontier::measure(config.seed, &mut timings)?;
     bar.finish_and_clear();
-    Ok(ReportData { dims, scaling, variable_density, regions, chunked, surfaces, timings })
+    Ok(ReportData {
+        dims,
+        scaling,
+        variable_density,
+        regions,
+        chunked,
+        surfaces,
+        fpo_convergence,
+        timings,
+    })
 }
 
 /// The box of the comparison in `D` dimensions: the unit box, periodic or not as configured.
@@ -586,6 +615,14 @@ fn measure_dim<const D: usize, A: Analyzer>(
     }
     let samplers = results.into_iter().flatten().collect::<Vec<_>>();
     let count = samplers.iter().any(|s| !s.radius_driven).then_some(count).flatten();
+    bar.set_message(format!("{D}D white-noise envelope"));
+    let envelope = spatial::white_noise_envelope(
+        &domain,
+        count.unwrap_or(nominal),
+        radius,
+        &config.metrics,
+        config.seed,
+    );
     Ok(DimResult {
         dim: D,
         origin: domain.origin().to_vec(),
@@ -594,6 +631,7 @@ fn measure_dim<const D: usize, A: Analyzer>(
         count,
         nominal_count: nominal,
         samplers,
+        envelope,
     })
 }
 
@@ -635,6 +673,8 @@ fn aggregate(
     let spectrum = mean_of(analyses.iter().filter_map(|a| a.radial_spectrum.as_ref()).collect());
     let pair_correlation =
         mean_of(analyses.iter().filter_map(|a| a.pair_correlation.as_ref()).collect());
+    let l_minus_r = mean_of(analyses.iter().filter_map(|a| a.l_minus_r.as_ref()).collect());
+    let j_function = mean_of(analyses.iter().filter_map(|a| a.j_function.as_ref()).collect());
     let periodograms: Vec<&Periodogram> =
         analyses.iter().filter_map(|a| a.periodogram.as_ref()).collect();
     let periodogram = periodograms.first().map(|first| {
@@ -659,6 +699,8 @@ fn aggregate(
         periodogram,
         histogram,
         pair_correlation,
+        l_minus_r,
+        j_function,
     }
 }
 

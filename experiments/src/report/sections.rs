@@ -75,6 +75,8 @@ pub(crate) fn sections<A: Analyzer>(
     for dim in &data.dims {
         sections.push(dim_section(config, dim, analyzer)?);
     }
+    sections.extend(super::spatial::section(&data.dims, config.seed)?);
+    sections.push(super::frontier::section(&data.fpo_convergence, config.seed));
     if let Some(scaling) = &data.scaling {
         sections.push(super::scaling::section(config, scaling)?);
     }
@@ -115,7 +117,7 @@ fn dim_section<A: Analyzer>(
     Ok(Section {
         heading: format!("Comparison in {}D", dim.dim),
         paragraphs: setup_paragraphs(config, dim),
-        tables: vec![metrics_table(dim)],
+        tables: std::iter::once(metrics_table(dim)).chain(ranking_table(dim)).collect(),
         figures: Vec::new(),
         subsections: subsections.into_iter().flatten().collect(),
     })
@@ -195,6 +197,54 @@ fn metrics_table(dim: &DimResult) -> Table {
         rows,
         text: false,
     }
+}
+
+/// The samplers ranked twice: by relative radius (largest first: the even spacing a
+/// Poisson-disk set promises) and by low-frequency power (smallest first: the blue-noise
+/// property), each by its mean over realisations; `None` when neither metric was computed.
+fn ranking_table(dim: &DimResult) -> Option<Table> {
+    let ranked = |metric: &str, larger_first: bool| {
+        let mut means: Vec<(&str, f64, f64)> = dim
+            .samplers
+            .iter()
+            .filter_map(|s| {
+                let values: Vec<f64> =
+                    metric_values(s, metric).into_iter().filter(|v| v.is_finite()).collect();
+                let (mean, se) = mean_and_error(&values).pair();
+                mean.is_finite().then_some((s.name.as_str(), mean, se))
+            })
+            .collect();
+        // Ties keep the configuration's order (a stable sort).
+        means.sort_by(|a, b| if larger_first { b.1.total_cmp(&a.1) } else { a.1.total_cmp(&b.1) });
+        means
+    };
+    let by_radius = ranked("relative_radius", true);
+    let by_power = ranked("low_frequency_power", false);
+    let rows: Vec<Vec<String>> = (0..by_radius.len().max(by_power.len()))
+        .map(|i| {
+            let cells = |list: &[(&str, f64, f64)]| match list.get(i) {
+                Some((name, mean, se)) => [name.to_string(), crate::format::with_error(*mean, *se)],
+                None => [String::new(), String::new()],
+            };
+            std::iter::once((i + 1).to_string())
+                .chain(cells(&by_radius))
+                .chain(cells(&by_power))
+                .collect()
+        })
+        .collect();
+    (!rows.is_empty()).then(|| Table {
+        caption: format!(
+            "Ranking in {}D: by relative radius ρ_rel = d_min / d_max (largest first) and by \
+             low-frequency power (mean periodogram power over 0 < |k| ≤ ½ N^(1/D), smallest \
+             first; white noise 1), mean ± standard error over realisations",
+            dim.dim
+        ),
+        header: ["rank", "sampler", "ρ_rel", "sampler", "low-frequency power"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        text: true,
+    })
 }
 
 /// The first realisation of every sampler, 2D as a scatter, 3D as three slabs (other
@@ -444,6 +494,8 @@ fn curve_figure(
             series,
             reference: Some(Reference { label: "white noise, expected".into(), value: 1.0 }),
             y_max: highest.filter(|(_, hi)| *hi > cap).map(|_| cap),
+            y_min: None,
+            band: None,
         })?,
         data: vec![DataFile { file: format!("{file}.csv"), text: table_text(&columns, &rows) }],
     })

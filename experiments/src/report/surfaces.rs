@@ -8,9 +8,9 @@ use super::generated;
 use super::html::{DataFile, Figure, Section, Table};
 use super::{ReportError, TimingRow, figure_seed, point_data_file};
 use crate::format::{short, significant};
+use crate::io::{Attribute, PointData};
 use crate::metrics::surface::{SurfaceMetrics, surface_metrics};
 use crate::plot::{self, Overlay2d};
-use crate::surface::point_data;
 use poisson_nd::surface::{SurfaceElimination, SurfaceMesh, SurfacePoints, SurfacePoisson};
 use poisson_nd::{Point, StopReason};
 use std::time::Instant;
@@ -117,7 +117,12 @@ fn run(
     let metrics = surface_metrics(&set.points, mesh, PROBES, seed, 20, nominal);
     let points = set.points.clone();
     let stop = set.stop;
-    let points_file = point_data_file(&point_data(mesh, set), &format!("surfaces-{sampler}.csv"))?;
+    // The figure's data: each point and its face. Normals and barycentric coordinates follow
+    // from these and the mesh (`experiments sample surface` writes them all).
+    let faces =
+        Attribute { name: "face".into(), values: set.faces.iter().map(|&f| f as f64).collect() };
+    let data = PointData { points: set.points, attributes: vec![faces] };
+    let points_file = point_data_file(&data, &format!("surfaces-{sampler}.csv"))?;
     Ok(SurfaceRun {
         sampler: sampler.into(),
         seed,

@@ -385,6 +385,8 @@ fn strip_figure(result: &DensityResult) -> Result<Figure, ReportError> {
         series,
         reference: None,
         y_max: None,
+        y_min: None,
+        band: None,
     })?;
     Ok(Figure {
         file: "density-strips.svg".into(),

@@ -20,8 +20,9 @@
 //! D = 1..=K and checks above that the sampler is refused with an error naming the dimension.
 
 use experiments::spec::{
-    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams, HaltonParams,
-    NoParams, SampleEliminationParams, SamplerSpec, SequenceParams,
+    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams,
+    GaussianBlueNoiseParams, HaltonParams, IterationParams, NoParams, SampleEliminationParams,
+    SamplerSpec, SequenceParams,
 };
 use poisson_nd::chunked::min_chunk_side;
 use poisson_nd::rng::rng_from_seed;
@@ -160,7 +161,8 @@ macro_rules! conformance {
                 let spec: SamplerSpec = $spec;
                 let closed = awkward_box::<D>();
                 $(
-                    if D > $max_dim {
+                    // Above the last dimension, and below the first (the planar optimisers).
+                    if D > $max_dim || !spec.capabilities().takes_dimension(D) {
                         let error = spec.build(closed, Some(0.5), None).err();
                         let error = error.map(|e| e.to_string()).unwrap_or_default();
                         assert!(error.contains("dimension"), "{D}D not refused ({}): {error}", $dim_reason);
@@ -303,6 +305,25 @@ conformance!(
     n = Some(300),
     dims_up_to = 2,
     "a (0,2)-sequence is two-dimensional"
+);
+conformance!(
+    fpo_suite,
+    SamplerSpec::Fpo(IterationParams { iterations: Some(4) }),
+    n = Some(300),
+    dims_up_to = 2,
+    "farthest-point optimisation is planar (2D only)"
+);
+conformance!(
+    lloyd_suite,
+    SamplerSpec::Lloyd(IterationParams { iterations: Some(4) }),
+    n = Some(300),
+    dims_up_to = 2,
+    "Lloyd relaxation on exact Voronoi cells is planar (2D only)"
+);
+conformance!(
+    gaussian_blue_noise_suite,
+    SamplerSpec::GaussianBlueNoise(GaussianBlueNoiseParams { iterations: Some(20), sigma: None }),
+    n = Some(300)
 );
 // The count is the number of grid cells, at most n (see SamplerSpec::count_note).
 conformance!(jittered_grid_suite, SamplerSpec::JitteredGrid(NoParams {}), n = Some(300));

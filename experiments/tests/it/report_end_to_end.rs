@@ -13,6 +13,7 @@ use experiments::report::analysis::{
 use experiments::report::{
     ReportData, chunked, generated, regions, surfaces, variable_density, write_report,
 };
+use experiments::spec::SamplerSpec;
 use poisson_nd::PointSet;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -21,8 +22,26 @@ fn temp_dir(tag: &str) -> tempfile::TempDir {
     tempfile::Builder::new().prefix(&format!("poisson-nd-report-{tag}-")).tempdir().unwrap()
 }
 
+/// A text file; a figure's data file (`.csv.gz`) decompressed.
+/// Whether the sampler called `name` samples `dim` dimensions (PMJ02, FPO and Lloyd are
+/// planar: they sit out 3D), from the specification's capabilities.
+fn runs_in(name: &str, dim: usize) -> bool {
+    let spec = SamplerSpec::all_defaults().into_iter().find(|s| s.name() == name);
+    spec.is_none_or(|s| s.capabilities().takes_dimension(dim))
+}
+
 fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if path.extension().is_some_and(|e| e == "gz") {
+        use std::io::Read;
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(bytes.as_slice())
+            .read_to_string(&mut text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        text
+    } else {
+        String::from_utf8(bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
 }
 
 /// Every SVG under `figures/` parses as XML and appears inline in index.html, and every CSV
@@ -37,7 +56,7 @@ fn check_figures(out: &Path) -> Vec<(String, String)> {
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = read(&path);
-        if let Some(stem) = name.strip_suffix(".csv") {
+        if let Some(stem) = name.strip_suffix(".csv.gz") {
             assert!(html.contains(&format!("href=\"figures/{name}\"")), "{name} not linked");
             let columns = text.lines().next().unwrap().split(',').count();
             assert!(text.lines().count() > 1, "{name} has no rows");
@@ -178,14 +197,14 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     let names: BTreeSet<&str> = figures.iter().map(|(n, _)| n.as_str()).collect();
     let mut expected: Vec<String> = Vec::new();
     for d in [2, 3] {
-        for kind in ["nn-histogram", "spectrum", "pair-correlation"] {
+        for kind in ["nn-histogram", "spectrum", "pair-correlation", "l-minus-r", "j-function"] {
             expected.push(format!("{d}d-{kind}.svg"));
         }
         for metric in ["cluster_rate", "relative_radius"] {
             expected.push(format!("{d}d-metric-{metric}.svg"));
         }
-        // PMJ02 is two-dimensional: it sits out 3D.
-        for sampler in samplers.iter().filter(|s| d == 2 || **s != "pmj02") {
+        // The planar samplers (PMJ02, FPO, Lloyd) sit out 3D.
+        for sampler in samplers.iter().filter(|s| runs_in(s, d)) {
             expected.push(format!("{d}d-points-{sampler}.svg"));
         }
     }
@@ -215,10 +234,10 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     assert_eq!(names.len(), expected.len(), "unexpected figures: {names:?}");
 
     for sampler in &samplers {
-        // PMJ02 sits out 3D.
-        for d in [2, 3].into_iter().filter(|&d| d == 2 || *sampler != "pmj02") {
+        // The planar samplers sit out 3D.
+        for d in [2, 3].into_iter().filter(|&d| runs_in(sampler, d)) {
             // One curve and one legend swatch per sampler.
-            for chart in ["spectrum", "pair-correlation"] {
+            for chart in ["spectrum", "pair-correlation", "l-minus-r", "j-function"] {
                 let name = format!("{d}d-{chart}.svg");
                 assert_eq!(coloured(&figures, &name, "polyline", "stroke", sampler), 2, "{name}");
             }
@@ -243,7 +262,7 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         let name = format!("{d}d-nn-histogram.svg");
         let text = &figures.iter().find(|(n, _)| *n == name).unwrap().1;
         let curve = colour_hex(EXPECTED_COLOUR);
-        let panels = samplers.iter().filter(|s| d == 2 || **s != "pmj02").count();
+        let panels = samplers.iter().filter(|s| runs_in(s, d)).count();
         assert_eq!(count_coloured(&parse(&name, text), "polyline", "stroke", &curve), panels + 1);
     }
     // Scaling: dots and a fitted line (plus the legend swatch) per sampler; the attempts
@@ -267,27 +286,32 @@ fn quick_report_writes_every_file_with_the_expected_content() {
 
     let dim2 = &outcome.data.dims[0];
     for sampler in &dim2.samplers {
-        // One dot per point of the first realisation (the quick sets fit in one view), in the
-        // sampler's colour; the CSV beside it holds every point.
+        // Every point of the first realisation is drawn (the quick sets fit in one view), as
+        // circles in the sampler's colour or as the dot raster; the CSV beside it holds every
+        // point.
         let name = format!("2d-points-{}.svg", sampler.name);
-        assert_eq!(
-            coloured(&figures, &name, "circle", "fill", &sampler.name),
-            sampler.first_points.len(),
-            "{name}"
-        );
-        let csv = read(&dir.path().join(format!("figures/2d-points-{}.csv", sampler.name)));
+        let points: Vec<[f64; 2]> = sampler.first_points.iter().map(|p| [p[0], p[1]]).collect();
+        let svg = &figures.iter().find(|(n, _)| *n == name).unwrap().1;
+        check_dots(&name, svg, &points, ([0.0; 2], [1.0; 2]), 0);
+        if points.len() <= VECTOR_DOTS_UP_TO {
+            let circles = coloured(&figures, &name, "circle", "fill", &sampler.name);
+            assert_eq!(circles, points.len(), "{name}");
+        }
+        let csv = read(&dir.path().join(format!("figures/2d-points-{}.csv.gz", sampler.name)));
         assert_eq!(csv.lines().count(), sampler.first_points.len() + 1);
         assert!(csv.starts_with("x0,x1\n"));
     }
     // The data behind the curve charts: rows for every sampler.
     for (file, header) in [
-        ("2d-spectrum.csv", "sampler,frequency,power"),
-        ("3d-pair-correlation.csv", "sampler,distance_over_r,g"),
-        ("2d-nn-histogram.csv", "sampler,bin_lower,bin_upper,density"),
-        ("2d-nn-white-noise.csv", "sampler,distance_over_r,density"),
-        ("2d-metric-cluster_rate.csv", "sampler,mean,std_error,realisations,reference"),
-        ("scaling.csv", "sampler,dim,target,n,rep,seed,attempts,seconds"),
-        ("scaling-fits.csv", "sampler,quantity,exponent,prefactor,r_squared,runs"),
+        ("2d-spectrum.csv.gz", "sampler,frequency,power"),
+        ("3d-pair-correlation.csv.gz", "sampler,distance_over_r,g"),
+        ("2d-nn-histogram.csv.gz", "sampler,bin_lower,bin_upper,density"),
+        ("2d-nn-white-noise.csv.gz", "sampler,distance_over_r,density"),
+        ("2d-metric-cluster_rate.csv.gz", "sampler,mean,std_error,realisations,reference"),
+        ("2d-l-minus-r.csv.gz", "sampler,distance_over_r,l_minus_r_over_r"),
+        ("3d-j-function.csv.gz", "sampler,distance_over_r,j"),
+        ("scaling.csv.gz", "sampler,dim,target,n,rep,seed,attempts,seconds"),
+        ("scaling-fits.csv.gz", "sampler,quantity,exponent,prefactor,r_squared,runs"),
     ] {
         let text = read(&dir.path().join("figures").join(file));
         assert!(text.starts_with(&format!("{header}\n")), "{file}");
@@ -296,11 +320,41 @@ fn quick_report_writes_every_file_with_the_expected_content() {
             let expected = if file.starts_with("scaling") {
                 scaling.samplers.iter().any(|s| s == sampler)
             } else {
-                !(file.starts_with("3d") && *sampler == "pmj02")
+                !file.starts_with("3d") || runs_in(sampler, 3)
             };
             assert_eq!(listed, expected, "{file}: {sampler}");
         }
     }
+
+    // The spatial statistics: the white-noise envelope is drawn and named with its count of
+    // simulations, and the white-noise sampler's L(r) − r (a mean over realisations) stays
+    // inside it at nearly every r, while a Poisson-disk set's dips far below it at r.
+    for dim in &outcome.data.dims {
+        let d = dim.dim;
+        let envelope = dim.envelope.as_ref().expect("an envelope");
+        assert_eq!(envelope.simulations, 39);
+        let svg = &figures.iter().find(|(n, _)| *n == format!("{d}d-l-minus-r.svg")).unwrap().1;
+        assert!(svg.contains("white noise, 39 simulations"), "{d}D");
+        assert!(svg.contains("<polygon"), "{d}D: no band");
+        let curve = |name: &str| {
+            dim.samplers.iter().find(|s| s.name == name).unwrap().l_minus_r.clone().unwrap()
+        };
+        let white = curve("white-noise");
+        let (lower, upper) = (&envelope.l_minus_r.lower, &envelope.l_minus_r.upper);
+        let inside = white
+            .points
+            .iter()
+            .zip(lower.iter().zip(upper))
+            .filter(|(p, (lo, hi))| p.0 == lo.0 && lo.1 - 1e-12 <= p.1 && p.1 <= hi.1 + 1e-12)
+            .count();
+        assert!(inside * 10 >= white.points.len() * 9, "{d}D: {inside} of {}", white.points.len());
+        let bridson = curve("bridson");
+        let at_r = bridson.points.iter().rfind(|p| p.0 <= 1.0).unwrap();
+        let bound = lower.iter().find(|p| p.0 == at_r.0).unwrap().1;
+        assert!(at_r.1 < bound - 0.3, "{d}D: bridson {at_r:?} against the envelope's {bound}");
+    }
+    let envelope = read(&dir.path().join("figures/2d-l-minus-r-envelope.csv.gz"));
+    assert!(envelope.starts_with("distance_over_r,lower,upper\n"));
 
     // A row per sampler × dimension × realisation × metric.
     let csv = read(&dir.path().join("results.csv"));
@@ -309,8 +363,8 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     let metrics: BTreeSet<&str> = rows.iter().map(|r| r[5]).collect();
     assert_eq!(metrics, METRICS.iter().copied().collect::<BTreeSet<_>>());
-    // Every sampler in every dimension it takes (PMJ02: 2D only).
-    let runs = |sampler: &str, dim: usize| dim == 2 || sampler != "pmj02";
+    // Every sampler in every dimension it takes (PMJ02, FPO, Lloyd: 2D only).
+    let runs = runs_in;
     let pairs = config.dims.iter().map(|d| samplers.iter().filter(|s| runs(s, d.dim)).count());
     assert_eq!(rows.len(), pairs.sum::<usize>() * config.realisations * metrics.len());
     for sampler in &samplers {
@@ -357,13 +411,13 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
     let density = &data.variable_density;
     assert_eq!(density.runs.len(), 2);
     assert_eq!(density.strips.len(), variable_density::STRIPS);
-    let strips = csv("density-strips.csv");
+    let strips = csv("density-strips.csv.gz");
     assert!(strips.starts_with(
         "sampler,x_lower,x_upper,points,expected,density_integral,points_per_area,\
          expected_per_area,relative_error,sampling_error\n"
     ));
     assert_eq!(strips.lines().count(), 1 + 2 * variable_density::STRIPS);
-    let map = csv("density-map.csv");
+    let map = csv("density-map.csv.gz");
     assert_eq!(map.lines().count(), 1 + generated::DENSITY_CELLS * generated::DENSITY_CELLS);
     for run in &density.runs {
         let name = &run.sampler;
@@ -383,7 +437,7 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
         }
         // More points on the dense side of the gradient.
         assert!(run.strip_counts[variable_density::STRIPS - 1] > 4 * run.strip_counts[0]);
-        let points = csv(&format!("density-points-{name}.csv"));
+        let points = csv(&format!("density-points-{name}.csv.gz"));
         assert!(points.starts_with("x0,x1,radius\n"), "{name}");
         assert_eq!(points.lines().count(), run.points.len() + 1);
         let svg = csv(&format!("density-points-{name}.svg"));
@@ -402,7 +456,7 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
         if run.sampler == "bridson" {
             assert!(run.min_distance >= run.radius, "{name}: {}", run.min_distance);
         }
-        let file = csv(&format!("regions-{}-{}.csv", run.region, run.sampler));
+        let file = csv(&format!("regions-{}-{}.csv.gz", run.region, run.sampler));
         assert_eq!(file.lines().count(), run.points.len() + 1, "{name}");
     }
     assert_eq!(regions.polygon_runs[1].points.len(), regions.polygon_runs[0].points.len());
@@ -434,8 +488,8 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
     assert!(elimination.metrics.relative_radius > 0.6, "{:?}", elimination.metrics);
     assert!(uniform.metrics.relative_radius < 0.1, "{:?}", uniform.metrics);
     for run in &surfaces.runs {
-        let file = csv(&format!("surfaces-{}.csv", run.sampler));
-        assert!(file.starts_with("x0,x1,x2,nx,ny,nz,face,b0,b1,b2\n"), "{}", run.sampler);
+        let file = csv(&format!("surfaces-{}.csv.gz", run.sampler));
+        assert!(file.starts_with("x0,x1,x2,face\n"), "{}", run.sampler);
         assert_eq!(file.lines().count(), run.points.len() + 1);
         let svg = csv(&format!("surfaces-{}.svg", run.sampler));
         let upper = run.points.iter().filter(|p| p[2] > 0.5).count();
@@ -493,16 +547,16 @@ fn check_chunked_section(
 
     let figures_dir = out.join("figures");
     let csv = |name: &str| read(&figures_dir.join(name));
-    let spectrum = csv("chunked-spectrum.csv");
+    let spectrum = csv("chunked-spectrum.csv.gz");
     assert!(spectrum.starts_with("sampler,frequency,power,std_error\n"));
     assert_eq!(spectrum.lines().count(), 1 + 2 * result.k_max);
-    let axis = csv("chunked-axis-periodogram.csv");
+    let axis = csv("chunked-axis-periodogram.csv.gz");
     assert!(axis.starts_with("sampler,j,power_x,power_y,power,std_error\n"));
     assert_eq!(axis.lines().count(), 1 + 2 * result.axis_max());
-    let table = csv("chunked-lines.csv");
+    let table = csv("chunked-lines.csv.gz");
     assert!(table.starts_with("harmonic,k,chunked_power,"));
     assert_eq!(table.lines().count(), 1 + chunked::HARMONICS);
-    let realisations = csv("chunked-realisations.csv");
+    let realisations = csv("chunked-realisations.csv.gz");
     assert!(
         realisations
             .starts_with("sampler,rep,seed,points,attempts,relative_radius,min_distance_over_r\n")
@@ -551,7 +605,7 @@ fn the_binary_reruns_from_the_written_config_byte_for_byte() {
     let mut compared = 0;
     for entry in std::fs::read_dir(first.path().join("figures")).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().to_string();
-        if name.ends_with(".csv") && !name.starts_with("scaling") {
+        if name.ends_with(".csv.gz") && !name.starts_with("scaling") {
             let a = std::fs::read(first.path().join("figures").join(&name)).unwrap();
             let b = std::fs::read(second.path().join("figures").join(&name)).unwrap();
             assert!(a == b, "figures/{name} differs between the run and its rerun");
@@ -656,8 +710,8 @@ fn bad_values_are_named() {
             "samplers[0].candidates is not a parameter of 'bridson'",
         ),
         (
-            quick_text().replace("    \"chunked-bridson\",\n]", "    \"nope\",\n]"),
-            "scaling.samplers[7] 'nope' is not in samplers",
+            quick_text().replace("    \"gaussian-blue-noise\",\n]", "    \"nope\",\n]"),
+            "scaling.samplers[9] 'nope' is not in samplers",
         ),
         (
             quick_text().replace("n = [100, 300, 1000]", "n = [100, 0]"),
@@ -872,8 +926,8 @@ fn every_figure_kind_is_drawn_from_an_analyzer() {
     for dim in [2, 3] {
         let histogram = parse("histogram", find(&format!("{dim}d-nn-histogram.svg")));
         let curve = colour_hex(EXPECTED_COLOUR);
-        // A curve per panel (PMJ02 sits out 3D) and the legend's swatch.
-        let panels = samplers.iter().filter(|s| dim == 2 || **s != "pmj02").count();
+        // A curve per panel (the planar samplers sit out 3D) and the legend's swatch.
+        let panels = samplers.iter().filter(|s| runs_in(s, dim)).count();
         assert_eq!(count_coloured(&histogram, "polyline", "stroke", &curve), panels + 1);
     }
     let csv = read(&dir.path().join("results.csv"));
