@@ -226,8 +226,13 @@ fn ranking_table(dim: &DimResult) -> Option<Table> {
                 Some((name, mean, se)) => [name.to_string(), crate::format::with_error(*mean, *se)],
                 None => [String::new(), String::new()],
             };
+            let published = by_radius
+                .get(i)
+                .and_then(|(name, ..)| published_relative_radius(name, dim.dim))
+                .map_or(String::new(), |(value, source)| format!("{} ({source})", short(value)));
             std::iter::once((i + 1).to_string())
                 .chain(cells(&by_radius))
+                .chain(std::iter::once(published))
                 .chain(cells(&by_power))
                 .collect()
         })
@@ -236,15 +241,32 @@ fn ranking_table(dim: &DimResult) -> Option<Table> {
         caption: format!(
             "Ranking in {}D: by relative radius ρ_rel = d_min / d_max (largest first) and by \
              low-frequency power (mean periodogram power over 0 < |k| ≤ ½ N^(1/D), smallest \
-             first; white noise 1), mean ± standard error over realisations",
+             first; white noise 1), mean ± standard error over realisations; beside ρ_rel the \
+             published value where the literature gives one (FPO: Schlömer, Heck & Deussen \
+             2011, Figure 1, 1024 points after 63 iterations; maximal: random sequential \
+             addition at saturation, (φ_sat / η_D)^(1/D))",
             dim.dim
         ),
-        header: ["rank", "sampler", "ρ_rel", "sampler", "low-frequency power"]
+        header: ["rank", "sampler", "ρ_rel", "published ρ_rel", "sampler", "low-frequency power"]
             .map(String::from)
             .to_vec(),
         rows,
         text: true,
     })
+}
+
+/// The relative radius the literature gives for a sampler in `dim` dimensions, with its source
+/// in a word: FPO's converged δX (Schlömer, Heck & Deussen 2011, 2D) and saturated random
+/// sequential addition for maximal sampling.
+fn published_relative_radius(name: &str, dim: usize) -> Option<(f64, &'static str)> {
+    match name {
+        "fpo" if dim == 2 => {
+            let (.., delta, _) = super::frontier::PUBLISHED[super::frontier::PUBLISHED.len() - 1];
+            Some((delta, "FPO paper"))
+        }
+        "maximal" => super::analysis::saturated_relative_radius(dim).map(|r| (r, "saturated RSA")),
+        _ => None,
+    }
 }
 
 /// The first realisation of every sampler, 2D as a scatter, 3D as three slabs (other

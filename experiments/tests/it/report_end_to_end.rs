@@ -356,6 +356,11 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     let envelope = read(&dir.path().join("figures/2d-l-minus-r-envelope.csv.gz"));
     assert!(envelope.starts_with("distance_over_r,lower,upper\n"));
 
+    // Each dimension opens with the ranking, the literature's ρ_rel beside the measured one.
+    let page = read(&dir.path().join("index.html"));
+    assert!(page.contains("Ranking in 2D") && page.contains("Ranking in 3D"));
+    assert!(page.contains("published ρ_rel") && page.contains("(saturated RSA)"));
+
     // A row per sampler × dimension × realisation × metric.
     let csv = read(&dir.path().join("results.csv"));
     let mut lines = csv.lines();
