@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::point::Point;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use crate::samplers::delaunay2::{Circle, Frame, Replicated, Widen};
+use crate::samplers::white_noise::uniform_start;
 use rand::Rng;
 
 /// Farthest-point optimisation (Schlömer, Heck and Deussen 2011, "Farthest-point optimized
@@ -154,9 +155,7 @@ impl<const D: usize> Sampler<D> for Fpo<D> {
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
-        let count = n.min(self.max_points);
-        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
-        let points: Vec<Point<D>> = (0..count).map(|_| self.domain.uniform_point(rng)).collect();
+        let (points, stop) = uniform_start(&self.domain, n, self.max_points, rng);
         let Ok(mut optimizer) = FpoOptimizer::new(self.domain, points.clone()) else {
             // Not reached: `build` checked the box and the points are in it.
             return PointSet::new_unrejected(points, self.domain, stop);

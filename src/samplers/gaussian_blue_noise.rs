@@ -8,6 +8,7 @@ use crate::grid::{GridLayout, SortedCells};
 use crate::point::Point;
 use crate::rng::{derive_seed, fraction_of};
 use crate::sampler::{PointSet, Sampler, StopReason};
+use crate::samplers::white_noise::uniform_start;
 use rand::Rng;
 
 /// The kernel is cut off at this many σ: `exp(−4²/2) = exp(−8) ≈ 3.4·10^-4` of its peak.
@@ -446,9 +447,7 @@ impl<const D: usize> Sampler<D> for GaussianBlueNoise<D> {
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
-        let count = n.min(self.max_points);
-        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
-        let start: Vec<Point<D>> = (0..count).map(|_| self.domain.uniform_point(rng)).collect();
+        let (start, stop) = uniform_start(&self.domain, n, self.max_points, rng);
         let points = self.relax(start, self.iterations);
         PointSet::new_unrejected(points, self.domain, stop)
     }

@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::point::Point;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use crate::samplers::delaunay2::{Cell, Circle, Frame, Replicated, Widen};
+use crate::samplers::white_noise::uniform_start;
 use rand::Rng;
 
 /// Lloyd relaxation (Lloyd 1982, "Least squares quantization in PCM"): `n` white-noise points
@@ -221,9 +222,7 @@ impl<const D: usize> Sampler<D> for Lloyd<D> {
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
-        let count = n.min(self.max_points);
-        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
-        let points: Vec<Point<D>> = (0..count).map(|_| self.domain.uniform_point(rng)).collect();
+        let (points, stop) = uniform_start(&self.domain, n, self.max_points, rng);
         match Lloyd::relax(self.domain, points.clone(), self.iterations) {
             Ok(set) => PointSet::new_unrejected(set.points, self.domain, stop),
             // Not reached: `build` checked the box and the points are in it.

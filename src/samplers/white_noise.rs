@@ -4,6 +4,7 @@ use crate::config::{Builder, Capabilities};
 use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
+use crate::point::Point;
 use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
 use rand::Rng;
@@ -98,12 +99,12 @@ impl<const D: usize> Sampler<D> for WhiteNoise<D> {
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
-        let count = n.min(self.max_points);
-        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
         let SamplerRegion::Shape(shape) = &self.region else {
-            let points: Vec<_> = (0..count).map(|_| self.domain.uniform_point(rng)).collect();
+            let (points, stop) = uniform_start(&self.domain, n, self.max_points, rng);
             return PointSet::new_unrejected(points, self.domain, stop);
         };
+        let count = n.min(self.max_points);
+        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
         let mut points = Vec::with_capacity(count.min(1 << 20));
         let mut attempts = 0u64;
         let budget = shape.draw_budget();
@@ -118,4 +119,17 @@ impl<const D: usize> Sampler<D> for WhiteNoise<D> {
         }
         PointSet::new(points, self.domain, stop, attempts)
     }
+}
+
+/// `n` uniform points of the box (at most `max_points`), and whether the count was reached:
+/// white noise in a box, and the start of the optimisers (FPO, Lloyd, Gaussian blue noise).
+pub(crate) fn uniform_start<const D: usize, R: Rng + ?Sized>(
+    domain: &Domain<D>,
+    n: usize,
+    max_points: usize,
+    rng: &mut R,
+) -> (Vec<Point<D>>, StopReason) {
+    let count = n.min(max_points);
+    let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
+    ((0..count).map(|_| domain.uniform_point(rng)).collect(), stop)
 }
