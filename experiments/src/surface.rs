@@ -13,6 +13,7 @@ use poisson_nd::surface::{
     SurfaceDensity, SurfaceElimination, SurfaceMesh, SurfacePoints, SurfacePoisson,
 };
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The flags of `sample surface`; with them, of the flags every sampler takes: `--radius`
@@ -136,12 +137,13 @@ pub fn run(args: &SurfaceArgs, run: &Settings) -> Result<(), String> {
                     barycentrics and normal; write .npz (or .csv, .ply, .json)"
             .into());
     }
-    let mesh = read_surface(&args.mesh)?;
+    // Shared, not copied, by the sampler: a copy of the mesh would be timed with the sampling.
+    let mesh = Arc::new(read_surface(&args.mesh)?);
     let mesh_name = args.mesh.display().to_string();
     let start = Instant::now();
     let (set, method) = match (run.radius, run.n) {
         (_, Some(n)) => {
-            let mut sampler = SurfaceElimination::new(mesh.clone())
+            let mut sampler = SurfaceElimination::new(Arc::clone(&mesh))
                 .with_progressive(args.progressive)
                 .with_ratio(args.ratio.unwrap_or(poisson_nd::defaults::ELIMINATION_RATIO))
                 .map_err(|e| format!("--ratio: {e}"))?;
@@ -156,9 +158,9 @@ pub fn run(args: &SurfaceArgs, run: &Settings) -> Result<(), String> {
                 (Some(texture), _) => {
                     let density = texture_density(texture, run)?;
                     let rule = run.radius_rule.unwrap_or_default();
-                    SurfacePoisson::with_density(mesh.clone(), density, rule)
+                    SurfacePoisson::with_density(Arc::clone(&mesh), density, rule)
                 }
-                (None, Some(r)) => SurfacePoisson::new(mesh.clone(), r),
+                (None, Some(r)) => SurfacePoisson::new(Arc::clone(&mesh), r),
                 (None, None) => unreachable!("checked: --radius, --n or --density-texture"),
             };
             let mut sampler = sampler.map_err(|e| fill_message(e, &mesh_name, &mesh))?;

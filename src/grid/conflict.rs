@@ -47,6 +47,13 @@ pub(crate) trait ConflictRule {
     /// Records the spacing of a point just stored as number `index` (indices come in order)
     /// in the cell with key `key`.
     fn record(&mut self, index: u32, key: u64, spacing: Self::Spacing);
+
+    /// For a rule under which every pair closer than one distance conflicts, whatever the
+    /// spacing, that distance squared (as `conflicts` compares it): the grid then keeps a
+    /// [`Cover`](super::cover::Cover) of the sub-cells its points cover whole.
+    fn uniform_conflict_squared(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// One minimum distance `r` for every pair: the rule of every sampler today.
@@ -83,6 +90,10 @@ impl ConflictRule for ConstantRadius {
 
     #[inline(always)]
     fn record(&mut self, _: u32, _: u64, _: ()) {}
+
+    fn uniform_conflict_squared(&self) -> Option<f64> {
+        Some(self.radius_squared)
+    }
 }
 
 /// No pair ever conflicts: for a grid used only for nearest-neighbour queries (best

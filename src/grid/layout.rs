@@ -53,6 +53,8 @@ pub(crate) struct GridLayout<const D: usize> {
     pub(super) dense: bool,
     /// Number of keys of the (padded) index space.
     pub(super) key_count: u64,
+    /// The memory the grid's per-cell arrays may take, in bytes.
+    pub(super) dense_limit: usize,
 }
 
 impl<const D: usize> GridLayout<D> {
@@ -211,6 +213,7 @@ impl<const D: usize> GridLayout<D> {
             last_gaps,
             dense,
             key_count,
+            dense_limit: dense_limit_bytes,
         }
     }
 

@@ -100,6 +100,18 @@ impl<const D: usize> SortedCells<D> {
         }
     }
 
+    /// Cursors for walking the blocks around the occupied cells in key order
+    /// ([`BlockCursors`]); `None` where [`run`](Self::run) is a direct look-up (a dense index)
+    /// or keys wrap around (a torus).
+    pub(crate) fn block_cursors(&self) -> Option<BlockCursors<'_>> {
+        match &self.runs {
+            Runs::Sparse { keys, starts } if !self.layout.domain().is_periodic() => {
+                Some(BlockCursors { keys, starts, at: vec![0; 3usize.pow(D as u32)] })
+            }
+            _ => None,
+        }
+    }
+
     /// Every cell that holds points, in key order, with its run.
     pub(crate) fn occupied(&self) -> Box<dyn Iterator<Item = ([u64; D], Range<usize>)> + '_> {
         match &self.runs {
@@ -112,6 +124,35 @@ impl<const D: usize> SortedCells<D> {
                     (self.layout.cell_of_key(key), starts[k] as usize..starts[k + 1] as usize)
                 }))
             }
+        }
+    }
+}
+
+/// The runs of a sparse grid's cells at each place of the blocks around its occupied cells,
+/// for a walk over the occupied cells in key order: in a closed box the key at a given
+/// place of the block grows with the centre cell's key, so one cursor per place only moves
+/// forward, a step or two per cell, where [`SortedCells::run`] binary-searches all the
+/// occupied keys for each cell of each block. The runs are the same.
+pub(crate) struct BlockCursors<'a> {
+    keys: &'a [u64],
+    starts: &'a [u32],
+    /// For each place of the block, the first occupied key not below its last key asked.
+    at: Vec<usize>,
+}
+
+impl BlockCursors<'_> {
+    /// The run of cell `key`, at `place` of the block around the next occupied cell in key
+    /// order (after the last look-up at this place).
+    #[inline]
+    pub(crate) fn run(&mut self, place: usize, key: u64) -> Range<usize> {
+        let mut at = self.at[place];
+        while at < self.keys.len() && self.keys[at] < key {
+            at += 1;
+        }
+        self.at[place] = at;
+        match self.keys.get(at) {
+            Some(&found) if found == key => self.starts[at] as usize..self.starts[at + 1] as usize,
+            _ => 0..0,
         }
     }
 }

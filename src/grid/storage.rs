@@ -2,6 +2,7 @@
 //! and the conflict query.
 
 use super::conflict::{ConflictRule, FieldRule};
+use super::cover::Cover;
 use super::layout::GridLayout;
 use super::{MORE, NONE};
 use crate::point::{Point, distance_squared};
@@ -236,16 +237,22 @@ pub(crate) struct Grid<const D: usize, H, C> {
     previous: Vec<u32>,
     points: Vec<Point<D>>,
     rule: C,
+    /// The sub-cells the points cover whole, for a rule with one conflict distance.
+    cover: Option<Cover<D>>,
 }
 
 impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
     /// An empty grid; `capacity` points are reserved up front.
     pub(crate) fn new(layout: Arc<GridLayout<D>>, rule: C, capacity: usize) -> Self {
+        let cover = rule
+            .uniform_conflict_squared()
+            .and_then(|r2| Cover::new(&layout, r2, layout.dense_limit));
         Grid {
             heads: H::for_layout(&layout, capacity),
             layout,
             previous: Vec::with_capacity(capacity),
             points: Vec::with_capacity(capacity),
+            cover,
             rule,
         }
     }
@@ -267,8 +274,15 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
 
     /// Whether any stored point conflicts with `p` under the rule (distances toroidal in a
     /// periodic domain). `p` must lie inside the domain.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn has_conflict(&self, p: &Point<D>, spacing: C::Spacing) -> bool {
+        // Most candidates fall where a stored point covers them: one bit read answers.
+        self.cover.as_ref().is_some_and(|cover| cover.covers(p)) || self.searched(p, spacing)
+    }
+
+    /// [`has_conflict`](Self::has_conflict) by searching the neighbour cells.
+    #[inline]
+    fn searched(&self, p: &Point<D>, spacing: C::Spacing) -> bool {
         let layout = &*self.layout;
         if layout.domain.is_periodic() {
             let toroidal = |a: &Point<D>, b: &Point<D>| layout.domain.distance_squared(a, b);
@@ -412,6 +426,9 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         *slot = if *slot == NONE { index } else { index | MORE };
         self.points.push(p);
         self.rule.record(index, key, spacing);
+        if let Some(cover) = &mut self.cover {
+            cover.mark(&p);
+        }
         index
     }
 

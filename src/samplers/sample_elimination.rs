@@ -398,14 +398,18 @@ impl Weighed {
         // is rewritten for each candidate.
         let mut len = 0;
         let mut runs = Vec::new();
+        // A sparse grid's cells by cursors, not by a binary search each.
+        let mut cursors = grid.block_cursors();
         for (cell, run) in grid.occupied() {
             // The runs of the cells around, in the layout's walk order.
             runs.clear();
-            layout.block_around(&cell).any(|key| {
-                let run = grid.run(key);
+            for (at, key) in layout.block_around(&cell).keys().enumerate() {
+                let run = match &mut cursors {
+                    Some(cursors) => cursors.run(at, key),
+                    None => grid.run(key),
+                };
                 runs.push((run.start, run.end));
-                false
-            });
+            }
             let room: usize = runs.iter().map(|&(from, to)| to - from).sum();
             for k in run {
                 if !keep {
@@ -463,9 +467,9 @@ const ROWS_BUDGET: usize = 1 << 28;
 /// Weighs every candidate, then removes the heaviest and lowers its living neighbours' weights
 /// by the same weights until `target` remain; returns which are alive and the eliminated, in
 /// elimination order (all by sorted index). With `rows` (the room to set aside) each
-/// candidate's neighbours and weights are kept from the weighing (about 12 bytes a neighbour,
-/// the faster way); without, a removed candidate's neighbours are found again in the grid
-/// (no memory per neighbour). Both subtract the same weights from the same leaves, each leaf in
+/// candidate's neighbours and weights are kept from the weighing (about 12 bytes a
+/// neighbour, the faster way); without, a removed candidate's neighbours are found again in
+/// the grid (no memory per neighbour). Both subtract the same weights from the same leaves, each leaf in
 /// elimination order, and the tree's state depends on its leaves alone, so they remove the
 /// same candidates in the same order.
 fn run_queue<const D: usize>(
@@ -647,6 +651,7 @@ impl Tournament {
 mod tests {
     use super::*;
     use crate::rng::{rng_from_seed, uniform01};
+    use std::ops::Range;
 
     /// Kept rows and neighbours found again remove the same candidates in the same order: on
     /// a torus and in a closed box, in 2D and 3D, and on a surface-like sparse grid.
@@ -679,5 +684,48 @@ mod tests {
         check::<2>(false, false, 2);
         check::<3>(true, false, 3);
         check::<3>(false, true, 2);
+    }
+
+    /// The cursors find the grid's own run for every cell of every block, over the occupied
+    /// cells in key order: on a curved sheet and a scatter in 3D, with corners of the box
+    /// among the points (blocks reaching into the padding), and in 2D.
+    #[test]
+    fn block_cursors_find_the_grids_runs() {
+        /// Checks every block's runs; returns 1 when the grid was sparse (cursors made).
+        fn check<const D: usize>(points: &[Point<D>], reach: f64) -> usize {
+            let set: Vec<u32> = (0..points.len() as u32).collect();
+            let grid = neighbour_grid(&Domain::<D>::unit(), points, &set, reach, true);
+            let Some(mut cursors) = grid.block_cursors() else { return 0 };
+            let mut found = 0;
+            for (cell, _) in grid.occupied() {
+                for (at, key) in grid.layout().block_around(&cell).keys().enumerate() {
+                    // An empty run is an empty run wherever a dense grid says it starts.
+                    let (run, expected) = (cursors.run(at, key), grid.run(key));
+                    let nonempty = |r: Range<usize>| (!r.is_empty()).then_some(r);
+                    assert_eq!(nonempty(run.clone()), nonempty(expected), "{D}D reach {reach}");
+                    found += run.len();
+                }
+            }
+            assert!(found >= points.len(), "{D}D reach {reach}");
+            1
+        }
+        let mut rng = rng_from_seed(11);
+        let mut sheet: Vec<Point<3>> = (0..4000)
+            .map(|_| {
+                let (x, y) = (uniform01(&mut rng), uniform01(&mut rng));
+                [x, y, 0.5 + 0.3 * (5.0 * x).sin() * (3.0 * y).cos()]
+            })
+            .collect();
+        sheet.extend([[0.0; 3], [1.0; 3], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]]);
+        let scatter: Vec<Point<3>> =
+            (0..3000).map(|_| std::array::from_fn(|_| uniform01(&mut rng))).collect();
+        let plane: Vec<Point<2>> =
+            (0..3000).map(|_| std::array::from_fn(|_| uniform01(&mut rng))).collect();
+        let mut sparse = 0;
+        for reach in [0.002, 0.004, 0.03, 0.2, 0.7] {
+            sparse += check(&sheet, reach) + check(&scatter, reach) + check(&plane, reach);
+        }
+        // The fine reaches index sparsely: the cursors were checked there.
+        assert!(sparse >= 3, "only {sparse} sparse grids");
     }
 }

@@ -44,6 +44,11 @@ pub struct SurfaceMesh {
     faces: Vec<u32>,
     /// Running sums of the areas of `faces`, for drawing a face in proportion to its area.
     cumulative: Vec<f64>,
+    /// The guide to `cumulative` (Chen and Asau's cutpoints): the running sums in bucket `b`
+    /// are `cumulative[guide[b]..guide[b + 1]]`, so a draw searches a few sums, not all.
+    guide: Vec<u32>,
+    /// Buckets per unit of area: a running sum `s` is in bucket `⌊s · guide_scale⌋`.
+    guide_scale: f64,
     lower: Point<3>,
     upper: Point<3>,
     /// The box grown by 1/64 of its widest side on every face: the neighbour grid's box.
@@ -125,6 +130,7 @@ impl SurfaceMesh {
             sum += areas[t as usize];
             cumulative.push(sum);
         }
+        let (guide, guide_scale) = guide_table(&cumulative);
         let mut lower = [f64::INFINITY; 3];
         let mut upper = [f64::NEG_INFINITY; 3];
         for &t in &faces {
@@ -159,6 +165,8 @@ impl SurfaceMesh {
             areas,
             faces,
             cumulative,
+            guide,
+            guide_scale,
             lower,
             upper,
         })
@@ -289,8 +297,20 @@ impl SurfaceMesh {
     fn random_face<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
         let total = self.area();
         let target = uniform01(rng) * total;
-        let k = self.cumulative.partition_point(|&s| s <= target).min(self.faces.len() - 1);
-        self.faces[k] as usize
+        self.faces[self.face_below(target)] as usize
+    }
+
+    /// The first `k` whose running sum exceeds `target` (the last one if none does): the
+    /// binary search `cumulative.partition_point(|&s| s <= target)`, over the sums of
+    /// `target`'s bucket only. Exact: the bucket of a sum never decreases as the sum grows,
+    /// so every sum in an earlier bucket is at most `target` and every sum in a later one
+    /// exceeds it.
+    #[inline]
+    fn face_below(&self, target: f64) -> usize {
+        let b = guide_bucket(target, self.guide_scale, self.guide.len() - 1);
+        let (from, to) = (self.guide[b] as usize, self.guide[b + 1] as usize);
+        let k = from + self.cumulative[from..to].partition_point(|&s| s <= target);
+        k.min(self.faces.len() - 1)
     }
 
     /// A point uniform over the surface (white noise: each triangle in proportion to its
@@ -304,6 +324,31 @@ impl SurfaceMesh {
         }
         (face, [1.0 - s - t, s, t])
     }
+}
+
+/// The bucket of a running sum or target `x` ≥ 0 among `buckets`: `⌊x · scale⌋`, at most the
+/// last. It never decreases as `x` grows (rounding and the saturating conversion are
+/// monotone), which is all [`SurfaceMesh::face_below`] needs.
+#[inline]
+fn guide_bucket(x: f64, scale: f64, buckets: usize) -> usize {
+    ((x * scale) as usize).min(buckets - 1)
+}
+
+/// The guide table of the running sums `cumulative` (positive, not decreasing, fewer than
+/// 2^32): one bucket per sum, `guide[b]` the number of sums in buckets below `b`; and its
+/// scale.
+fn guide_table(cumulative: &[f64]) -> (Vec<u32>, f64) {
+    let buckets = cumulative.len().max(1);
+    let total = cumulative.last().copied().unwrap_or(0.0);
+    let scale = buckets as f64 / total;
+    let mut guide = vec![0u32; buckets + 1];
+    for &s in cumulative {
+        guide[guide_bucket(s, scale, buckets) + 1] += 1;
+    }
+    for b in 0..buckets {
+        guide[b + 1] += guide[b];
+    }
+    (guide, scale)
 }
 
 /// Checks a per-vertex attribute: one per vertex, all finite.
@@ -353,4 +398,80 @@ pub(crate) fn length(v: [f64; 3]) -> f64 {
 fn normalised(v: [f64; 3]) -> Option<[f64; 3]> {
     let l = length(v);
     (l > 0.0 && l.is_finite()).then(|| v.map(|x| x / l))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_from_seed;
+
+    /// The face the binary search over every running sum finds.
+    fn searched(mesh: &SurfaceMesh, target: f64) -> usize {
+        mesh.cumulative.partition_point(|&s| s <= target).min(mesh.faces.len() - 1)
+    }
+
+    /// The guide table finds the binary search's face for every target: each running sum and
+    /// its neighbouring floats, each bucket's boundaries, 0, the total and past it, and
+    /// uniform draws; on equal areas (sums on bucket boundaries), areas over 40 orders of
+    /// magnitude with degenerate triangles among them, random triangles, and a total so small
+    /// that the scale overflows.
+    #[test]
+    fn the_guide_table_finds_the_binary_searchs_face() {
+        let mut rng = rng_from_seed(3);
+        let mut meshes = Vec::new();
+        // A strip of equal right triangles: sums 0.5, 1, 1.5, ... at bucket boundaries.
+        let n = 64;
+        let mut vertices = Vec::new();
+        for i in 0..=n {
+            vertices.push([i as f64, 0.0, 0.0]);
+            vertices.push([i as f64, 1.0, 0.0]);
+        }
+        let strip: Vec<[usize; 3]> = (0..n)
+            .flat_map(|i| [[2 * i, 2 * i + 2, 2 * i + 1], [2 * i + 1, 2 * i + 2, 2 * i + 3]])
+            .collect();
+        meshes.push(SurfaceMesh::new(vertices, strip).unwrap());
+        // A fan whose areas run from 1e-30 to 1e10, with degenerate triangles between.
+        let mut vertices = vec![[0.0, 0.0, 0.0]];
+        let mut triangles = Vec::new();
+        for i in 0..300 {
+            let size = 10f64.powf(-15.0 + 10.0 * uniform01(&mut rng));
+            let at = vertices.len();
+            vertices.push([size, 0.0, i as f64]);
+            vertices.push([0.0, size, i as f64]);
+            triangles.push([at, at + 1, at + 1]);
+            triangles.push([0, at, at + 1]);
+            if i % 7 == 0 {
+                triangles.push([at, at, 0]);
+            }
+        }
+        meshes.push(SurfaceMesh::new(vertices, triangles).unwrap());
+        // Random triangles.
+        let vertices: Vec<Point<3>> =
+            (0..600).map(|_| std::array::from_fn(|_| uniform01(&mut rng))).collect();
+        let triangles = (0..200).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+        meshes.push(SurfaceMesh::new(vertices, triangles).unwrap());
+        // One sliver of subnormal area: buckets per unit of area overflow to infinity.
+        let sliver = vec![[0.0, 0.0, 0.0], [1e-98, 0.0, 0.0], [0.0, 1e-215, 0.0]];
+        let tiny = SurfaceMesh::new(sliver, vec![[0, 1, 2], [0, 1, 2]]).unwrap();
+        assert!(tiny.guide_scale.is_infinite());
+        meshes.push(tiny);
+        for mesh in &meshes {
+            let total = mesh.area();
+            let mut targets = vec![0.0, total, total.next_up(), total.next_down()];
+            for &s in &mesh.cumulative {
+                targets.extend([s, s.next_down(), s.next_up()]);
+            }
+            let buckets = mesh.guide.len() - 1;
+            for b in 0..=buckets {
+                let edge = b as f64 / mesh.guide_scale;
+                let share = b as f64 / buckets as f64 * total;
+                targets.extend([edge, edge.next_down(), edge.next_up(), share]);
+                targets.extend([share.next_down(), share.next_up()]);
+            }
+            targets.extend((0..20_000).map(|_| uniform01(&mut rng) * total));
+            for t in targets.into_iter().filter(|t| t.is_finite() && *t >= 0.0) {
+                assert_eq!(mesh.face_below(t), searched(mesh, t), "target {t:e}");
+            }
+        }
+    }
 }

@@ -37,6 +37,37 @@ fn grid_resolution_and_storage_do_not_change_the_points() {
     check::<6>();
 }
 
+/// The covered sub-cells of a dense grid (1D and 2D) answer most candidates without a search;
+/// a hashed grid keeps none. At tens of thousands of points, where most candidates are
+/// answered that way, both give the same points, in boxes at the origin, far from it and at
+/// small and large scales, and no pair is closer than r.
+#[test]
+fn covered_sub_cells_change_no_point() {
+    fn check<const D: usize>(domain: Domain<D>, points: f64, seed: u64) {
+        let dense = bridson(domain, points);
+        assert!(dense.advanced_is_grid_dense());
+        let hashed = dense
+            .to_builder()
+            .with_tuning(Tuning::default().with_dense_grid_limit(0))
+            .build()
+            .expect("valid");
+        let set = dense.fill_seeded(seed);
+        assert!(set.len() as f64 > points / 2.0, "{D}D: {} points", set.len());
+        assert_eq!(set.points, hashed.fill_seeded(seed).points, "{D}D seed {seed}");
+        assert!(close_pair(&set.domain, &set.points, dense.radius()).is_none(), "{D}D seed {seed}");
+    }
+    for seed in 1..=3 {
+        check(Domain::<2>::unit(), 30_000.0, seed);
+        check(Domain::<1>::unit(), 20_000.0, seed);
+    }
+    let far = Domain::from_origin_and_extent([1e6, -3e6], [0.5, 0.25]).expect("valid");
+    check(far, 20_000.0, 4);
+    let tiny = Domain::from_origin_and_extent([-1e-90, 0.0], [3e-90, 2e-90]).expect("valid");
+    check(tiny, 20_000.0, 5);
+    let huge = Domain::from_origin_and_extent([0.0, 5e95], [1e96, 7e95]).expect("valid");
+    check(huge, 20_000.0, 6);
+}
+
 #[test]
 fn fine_grid_is_exact_in_five_and_six_dimensions() {
     // With cells of side r/√D a point closer than r can be three cells away from D = 5 on; a
