@@ -20,8 +20,12 @@ time `tph_poisson_create` and `Eliminate` with a monotonic clock); memory is the
 resident set (`getrusage` of the child).
 
     python python/benches/cpp_peers.py --thinks03 /path/to/pds-v0.3 \\
-        --tph /path/to/poisson-disk-sampling --cy /path/to/cyCodeBase [--rounds 3] [--only 2d,3d,se] [--se-n 1000000] \\
-        [--experiments BIN]
+        --tph /path/to/poisson-disk-sampling --cy /path/to/cyCodeBase [--rounds 3] \\
+        [--only 2d,3d,se,2d-cores,3d-cores] [--threads N] [--se-n 1000000] [--experiments BIN]
+
+`2d-cores` and `3d-cores` run chunked Bridson (`sample chunked-bridson`) on one thread and on
+`--threads` (default: all cores) beside the peers on one core, and print the speed-up of the
+cores, chunked on N threads over chunked on one.
 """
 
 from __future__ import annotations
@@ -169,6 +173,8 @@ def main() -> None:
     parser.add_argument("--cy", type=Path, help="a copy of cyCodeBase")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", default="2d,3d,se")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 2,
+                        help="threads of the chunked workloads (2d-cores, 3d-cores)")
     parser.add_argument("--se-n", type=int, default=1_000_000,
                         help="points sample elimination keeps (of 5 times as many)")
     parser.add_argument("--experiments", type=Path,
@@ -180,12 +186,13 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="cpp-peers-"))
     workloads: list[tuple[str, list[str], list[tuple[str, list[str]]]]] = []
     tph = thinks03 = cy = None
-    if args.tph is not None and only & {"2d", "3d"}:
+    bridson = {"2d", "3d", "2d-cores", "3d-cores"}
+    if args.tph is not None and only & bridson:
         header = args.tph / "include"
         if not (header / "thinks" / "tph_poisson.h").exists():
             sys.exit(f"error: {args.tph}: no include/thinks/tph_poisson.h (tph_poisson 0.4)")
         tph = build(TPH_DRIVER, ".c", [os.environ.get("CC", "cc"), "-std=c11"], header, work)
-    if args.thinks03 is not None and only & {"2d", "3d"}:
+    if args.thinks03 is not None and only & bridson:
         if not (args.thinks03 / "thinks" / "poisson_disk_sampling" / "poisson_disk_sampling.h").exists():
             sys.exit(f"error: {args.thinks03}: no thinks/poisson_disk_sampling/poisson_disk_sampling.h (v0.3)")
         thinks03 = build(THINKS03_DRIVER, ".03.cpp", [os.environ.get("CXX", "c++"), "-std=c++17"],
@@ -207,6 +214,21 @@ def main() -> None:
                  for label, binary in (("thinks 0.3 (C++)", thinks03), ("tph_poisson 0.4 (C)", tph))
                  if binary],
             ))
+    # Chunked Bridson on one thread and on all cores, beside the peers' one core: the
+    # speed-up of the cores is ours over ours, the ratios to the peers are on record.
+    for dims, radius in (("2d", RADIUS_2D), ("3d", RADIUS_3D)):
+        if f"{dims}-cores" in only:
+            d = dims[0]
+            peers = [(label, [str(binary), d, str(radius)])
+                     for label, binary in (("thinks 0.3 (C++)", thinks03), ("tph_poisson 0.4 (C)", tph))
+                     if binary]
+            for threads in (1, args.threads):
+                workloads.append((
+                    f"chunked Bridson {d}D, r = {radius}, {threads} thread{'s' * (threads > 1)}",
+                    [ours, "sample", "chunked-bridson", "--dim", d, "--radius", str(radius),
+                     "--threads", str(threads), "--seed", "1", "--out", out],
+                    peers,
+                ))
     if "se" in only:
         workloads.append((
             f"sample elimination, {args.se_n} of {5 * args.se_n}, 2D torus",
@@ -241,6 +263,10 @@ def main() -> None:
             s_, n_, mb = median(name, who)
             print(f"| {name} | {who} | {s_:.3f} ({n_}, {mb:.0f}) | "
                   f"{ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | {s_ / ours_s:.2f}× |")
+    chunked = [name for name, _, _ in workloads if name.startswith("chunked")]
+    for one, many in zip(chunked[::2], chunked[1::2]):
+        print(f"\n{many}: {median(one, 'poisson-nd')[0] / median(many, 'poisson-nd')[0]:.2f}× "
+              "its one thread (medians)")
 
 
 if __name__ == "__main__":
