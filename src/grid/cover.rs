@@ -20,7 +20,7 @@
 //! Let `t = (x − origin) · q` be a coordinate's offset in sub-cells (`q` the sub-cells per unit
 //! length, as stored), and `G = ⌊t'⌋` the index computed from the rounded `t'`. Rounding moves
 //! `t'` from `t` by at most `2.3·10⁻¹⁶ · t`, which is below `e = 10⁻⁶` sub-cells while
-//! indices stay below 2^32 (checked when the cover is made), so `t ∈ [G − e, G + 1 + e]`. For
+//! indices stay below 2^31 (checked when the cover is made), so `t ∈ [G − e, G + 1 + e]`. For
 //! a stored point `p` and a candidate `x` whose indices differ by `Δ` along an axis,
 //! `|x − p| ≤ (|Δ| + 1 + 2e) / q` along it. A sub-cell is marked only when
 //! `Σ ((|Δ_i| + 1 + ETA) / q_i)² ≤ r²·(1 − SLACK)` (with `ETA = 10⁻⁴ > 2e` and `SLACK = 10⁻⁹`,
@@ -32,7 +32,7 @@
 //! Only cells of the 3^D block around the point's cell are marked; a point that covers
 //! sub-cells farther out (cells narrower than the radius) leaves them to the search.
 
-use super::layout::GridLayout;
+use super::layout::{GridLayout, key_offset};
 use crate::point::Point;
 
 /// How far, in sub-cells, a rounded sub-cell offset may be from the true one (see the
@@ -54,17 +54,21 @@ const fn subdivision_shift(d: usize) -> Option<u32> {
 }
 
 /// The covered sub-cells of a dense grid's cells (see the module documentation).
+///
+/// The origin, key base and strides are the layout's, kept beside the masks so that the
+/// per-candidate test reads one struct: asking the layout (behind the grid's `Arc`) for them
+/// made Bridson 2% slower in 2D (0.673 s against 0.660 s, medians of 5 interleaved runs).
 #[derive(Debug, Clone)]
 pub(crate) struct Cover<const D: usize> {
     origin: [f64; D],
+    key_base: u64,
+    strides: [u64; D],
     /// Sub-cells per unit length along each axis.
     per_length: [f64; D],
     /// The last sub-cell index along each axis.
     last: [i64; D],
     /// log2 of the sub-cells per cell along an axis.
     shift: u32,
-    key_base: u64,
-    strides: [u64; D],
     /// One mask per key of the layout: bit `b` set when the cell's sub-cell `b` (numbered
     /// axis 0 fastest) is covered.
     masks: Vec<u64>,
@@ -103,11 +107,11 @@ impl<const D: usize> Cover<D> {
         let (marks, starts) = marks_table(&layout.strides, shift, &sub_side, radius_squared);
         Some(Cover {
             origin: *layout.domain.origin(),
+            key_base: layout.key_base,
+            strides: layout.strides,
             per_length,
             last: layout.cells.map(|n| (n * sub - 1) as i64),
             shift,
-            key_base: layout.key_base,
-            strides: layout.strides,
             masks: vec![0; layout.key_count as usize],
             marks,
             starts,
@@ -228,11 +232,8 @@ fn marks_table<const D: usize>(
         for (cell, &bits) in acc.iter().enumerate() {
             if bits != 0 {
                 // The cell's offset in keys: its position in the block, centred.
-                let key_offset = (0..D).fold(0u64, |k, i| {
-                    let o = (cell / 3usize.pow(i as u32) % 3) as i64 - 1;
-                    k.wrapping_add((o as u64).wrapping_mul(strides[i]))
-                });
-                marks.push((key_offset, bits));
+                let offset = std::array::from_fn(|i| (cell / 3usize.pow(i as u32) % 3) as i64 - 1);
+                marks.push((key_offset(&offset, strides), bits));
             }
         }
         starts.push(marks.len());

@@ -546,7 +546,7 @@ fn gap_squared<const D: usize>(offset: &[i64; D], side: &[f64; D]) -> f64 {
 
 /// The difference of linear keys that an offset in cells makes (wrapping: negative offsets
 /// become large keys that wrap back when added to a cell's key).
-fn key_offset<const D: usize>(offset: &[i64; D], strides: &[u64; D]) -> u64 {
+pub(super) fn key_offset<const D: usize>(offset: &[i64; D], strides: &[u64; D]) -> u64 {
     (0..D).fold(0u64, |k, i| k.wrapping_add((offset[i] as u64).wrapping_mul(strides[i])))
 }
 

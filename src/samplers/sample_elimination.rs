@@ -467,9 +467,9 @@ const ROWS_BUDGET: usize = 1 << 28;
 /// Weighs every candidate, then removes the heaviest and lowers its living neighbours' weights
 /// by the same weights until `target` remain; returns which are alive and the eliminated, in
 /// elimination order (all by sorted index). With `rows` (the room to set aside) each
-/// candidate's neighbours and weights are kept from the weighing (about 12 bytes a
-/// neighbour, the faster way); without, a removed candidate's neighbours are found again in
-/// the grid (no memory per neighbour). Both subtract the same weights from the same leaves, each leaf in
+/// candidate's neighbours and weights are kept from the weighing (about 12 bytes a neighbour,
+/// the faster way); without, a removed candidate's neighbours are found again in the grid
+/// (no memory per neighbour). Both subtract the same weights from the same leaves, each leaf in
 /// elimination order, and the tree's state depends on its leaves alone, so they remove the
 /// same candidates in the same order.
 fn run_queue<const D: usize>(
