@@ -74,7 +74,13 @@ pub(crate) fn fill_symmetric_32<R: Rng + ?Sized>(rng: &mut R, out: &mut [f64]) {
 /// negligible for any `n` a sampler uses). `n` must be positive.
 #[inline]
 pub fn uniform_index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
-    ((rng.next_u64() as u128 * n as u128) >> 64) as usize
+    index_of(rng.next_u64(), n)
+}
+
+/// The index in `0..n` that [`uniform_index`] makes of the generator word `word`.
+#[inline(always)]
+pub(crate) fn index_of(word: u64, n: usize) -> usize {
+    ((word as u128 * n as u128) >> 64) as usize
 }
 
 /// A standard normal deviate (Marsaglia's polar method, with the portable `libm` logarithm so

@@ -219,7 +219,11 @@ fn parallel_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send
     #[cfg(feature = "rayon")]
     {
         use rayon::prelude::*;
-        items.par_iter().map(f).collect()
+        // One item per job: rayon otherwise runs a range it split but nobody stole as one
+        // job, and a core that runs dry at a stage's end cannot take a cell from it (3D at
+        // 10^6 points, 64 interiors: the interiors' stage ran 1.83× faster on 2 threads, now
+        // 1.99×).
+        items.par_iter().with_max_len(1).map(f).collect()
     }
     #[cfg(not(feature = "rayon"))]
     {

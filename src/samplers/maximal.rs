@@ -13,7 +13,7 @@ use crate::packing::max_points_estimate;
 use crate::point::Point;
 use crate::region::shape::SamplerRegion;
 use crate::region::{BoxClass, Region, WholeDomain};
-use crate::rng::{uniform_index, uniform01};
+use crate::rng::{fraction_of, index_of};
 use crate::sampler::{FillSampler, PointSet, Sampler, StopReason, Watch};
 use rand::Rng;
 use std::sync::Arc;
@@ -516,6 +516,14 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
     /// One phase of darts into the active cells (all of side `side`): as many darts as
     /// `DARTS_PER_CELL` times the cells at the start, fewer if the cells or the target run
     /// out. Returns the fraction of the starting cells removed.
+    ///
+    /// A dart costs two cache misses in a row, its cell's corner in the active list and
+    /// then the lookup cells around it. Its generator words are drawn `AHEAD` darts early
+    /// (in the same order, and never past the phase's last dart, so the stream is the one
+    /// drawn dart by dart), and the corner and lookup cells of the darts to come are read
+    /// while the current one is tested: where the list has not changed by then, the misses
+    /// overlap. The words decide the darts only when their turn comes, so the darts are
+    /// the same.
     fn dart_phase<C: Copy, R: Rng + ?Sized>(
         &mut self,
         active: &mut Vec<C>,
@@ -524,18 +532,60 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         target: usize,
         rng: &mut R,
     ) -> f64 {
+        const AHEAD: usize = 3;
         let domain = self.sampler.grid_domain;
         let start = active.len();
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
-        for _ in 0..darts {
+        // A dart's words: the cell's, then one per coordinate.
+        let draw = |rng: &mut R| -> (u64, [u64; D]) {
+            let cell = rng.next_u64();
+            (cell, std::array::from_fn(|_| rng.next_u64()))
+        };
+        // Equal cells chosen uniformly, a location uniform in the cell: the dart is uniform
+        // over the union of the active cells.
+        let place = |active: &[C], (cell, at): (u64, [u64; D])| {
+            let slot = index_of(cell, active.len());
+            let lo = lower_corner(active[slot]);
+            let dart: Point<D> = std::array::from_fn(|i| lo[i] + side[i] * fraction_of(at[i]));
+            (slot, lo, dart)
+        };
+        // Darts `t .. drawn` are drawn; the ring holds them at `index % RING`.
+        const RING: usize = AHEAD + 1;
+        let mut ring = [(0, [0; D]); RING];
+        let mut drawn = 0;
+        for t in 0..darts {
             if active.is_empty() || self.full(target) {
                 break;
             }
-            // Equal cells chosen uniformly, a location uniform in the cell: the dart is
-            // uniform over the union of the active cells.
-            let slot = uniform_index(rng, active.len());
-            let lo = lower_corner(active[slot]);
-            let dart: Point<D> = std::array::from_fn(|i| lo[i] + side[i] * uniform01(rng));
+            if drawn == t {
+                ring[t as usize % RING] = draw(rng);
+                drawn += 1;
+            }
+            // Dart `drawn` is drawn early only if it is sure to be thrown: each dart before it
+            // removes at most one cell and places at most one point (a cancelled run ends
+            // early; its generator is left as it is).
+            while drawn < darts && drawn - t <= AHEAD as u64 && {
+                let before = (drawn - t) as usize;
+                active.len() > before && self.points.len() + before < target
+            } {
+                ring[drawn as usize % RING] = draw(rng);
+                drawn += 1;
+            }
+            let words = ring[t as usize % RING];
+            // The lookup cells of the dart `AHEAD − 1` on (its corner was read one dart ago)
+            // and the corner of the dart `AHEAD` on, as the list stands.
+            let (near, far) = (t + AHEAD as u64 - 1, t + AHEAD as u64);
+            if near > t && near < drawn {
+                let (_, _, next) = place(active, ring[near as usize % RING]);
+                if let Some(next) = domain.wrap(&next) {
+                    std::hint::black_box(self.lookup.touch(&next));
+                }
+            }
+            if far < drawn {
+                let slot = index_of(ring[far as usize % RING].0, active.len());
+                std::hint::black_box(lower_corner(active[slot]));
+            }
+            let (slot, lo, dart) = place(active, words);
             self.attempts += 1;
             // Rounding can put a dart on an upper face: outside a closed box (a miss, on a set
             // of measure zero), the lower face of a periodic one.
