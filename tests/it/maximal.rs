@@ -451,3 +451,36 @@ fn a_radius_larger_than_the_box_gives_one_point() {
         assert_eq!((set.len(), set.stop), (1, StopReason::Exhausted));
     }
 }
+
+/// Where a run leaves the caller's generator: darts are drawn ahead only when sure to be
+/// thrown, so the generator ends where drawing dart by dart left it. The values were taken
+/// from the code that drew dart by dart (2026-12-04): a run to saturation in 2D and in 3D
+/// (through several refinements), and runs stopped at n in the first phase and in a deeper one
+/// (n a few points below saturation, so that the stop falls among the last darts).
+#[test]
+fn the_generator_ends_where_dart_by_dart_drawing_left_it() {
+    use rand::Rng;
+    fn next_after<const D: usize>(r: f64, n: usize, seed: u64) -> (usize, u64) {
+        let sampler = Maximal::<D>::new(Domain::unit(), r).unwrap();
+        let mut rng = poisson_nd::rng::rng_from_seed(seed);
+        let set = sampler.sample(n, &mut rng);
+        (set.len(), rng.next_u64())
+    }
+    let got = [
+        next_after::<2>(0.03, usize::MAX, 1),
+        next_after::<2>(0.03, 100, 2),
+        next_after::<2>(0.03, 800, 3),
+        next_after::<3>(0.12, usize::MAX, 4),
+        next_after::<3>(0.12, 520, 5),
+    ];
+    assert_eq!(
+        got,
+        [
+            (805, 12530320654262609177),
+            (100, 15542564582191376752),
+            (800, 1701749782664865472),
+            (532, 3624199736856283723),
+            (520, 8357188051649739182),
+        ]
+    );
+}
