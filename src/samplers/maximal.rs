@@ -518,12 +518,12 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
     /// out. Returns the fraction of the starting cells removed.
     ///
     /// A dart costs two cache misses in a row, its cell's corner in the active list and
-    /// then the lookup cells around it. Its generator words are drawn `AHEAD` darts early
-    /// (in the same order, and never past the phase's last dart, so the stream is the one
-    /// drawn dart by dart), and the corner and lookup cells of the darts to come are read
-    /// while the current one is tested: where the list has not changed by then, the misses
-    /// overlap. The words decide the darts only when their turn comes, so the darts are
-    /// the same.
+    /// then the lookup cells around it. Its generator words are drawn up to `AHEAD` darts
+    /// early, in the same order and only for darts sure to be thrown (so the generator ends
+    /// where drawing dart by dart leaves it), and the corner and lookup cells of the darts to
+    /// come are read while the current one is tested: where the list has not changed by
+    /// then, the misses overlap. The words decide the darts only when their turn comes, so
+    /// the darts are the same.
     fn dart_phase<C: Copy, R: Rng + ?Sized>(
         &mut self,
         active: &mut Vec<C>,
