@@ -265,7 +265,7 @@ mod tests {
         for p in &stored {
             cover.mark(p);
         }
-        let sub = per_axis(&cover);
+        let sub = cover.per_length;
         let mut candidates: Vec<Point<D>> = Vec::new();
         for p in &stored {
             for _ in 0..400 {
@@ -298,11 +298,6 @@ mod tests {
             }
         }
         assert!(covered * 4 > conflicts, "{D}D: only {covered} of {conflicts} conflicts covered");
-    }
-
-    /// Sub-cells per unit length along each axis.
-    fn per_axis<const D: usize>(cover: &Cover<D>) -> [f64; D] {
-        cover.per_length
     }
 
     #[test]

@@ -581,6 +581,8 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                     std::hint::black_box(self.lookup.touch(&next));
                 }
             }
+            // Written out rather than through `place`'s slot and corner: passing both to
+            // `black_box` measured 10% slower (1.91 s against 1.70–1.73 s at 1.12·10^6 points).
             if far < drawn {
                 let slot = index_of(ring[far as usize % RING].0, active.len());
                 std::hint::black_box(lower_corner(active[slot]));
