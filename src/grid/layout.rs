@@ -413,21 +413,33 @@ impl<const D: usize> GridLayout<D> {
         if walk > max_cells {
             return None;
         }
-        let reach_squared = reach * reach;
-        let mut cell = first;
-        loop {
-            let mut key = self.key_base;
-            let mut bound = 0.0;
-            for i in 0..D {
-                let j = cell[i];
-                let n = self.cells[i] as i64;
-                key += j.rem_euclid(n) as u64 * self.strides[i];
+        // Per axis, each walked cell's share of the key and of the bound, computed once: a
+        // walk then adds D of each per cell, with no division (the wrap of a torus) in it.
+        let mut key_share = [[0u64; MAX_AXIS_CELLS as usize]; D];
+        let mut gap_share = [[0.0f64; MAX_AXIS_CELLS as usize]; D];
+        let mut count = [0usize; D];
+        for i in 0..D {
+            let n = self.cells[i] as i64;
+            for (c, j) in (first[i]..=last[i]).enumerate() {
+                key_share[i][c] = j.rem_euclid(n) as u64 * self.strides[i];
+                // A whole axis adds nothing to the bound (0 leaves the sum as it was).
                 if !whole[i] {
                     let gap = (j as f64 - at[i]).max(at[i] - (j + 1) as f64);
                     let gap = (gap - SLACK * (1.0 + n as f64 + at[i].abs())).max(0.0);
                     let gap = gap * self.side[i];
-                    bound += gap * gap;
+                    gap_share[i][c] = gap * gap;
                 }
+                count[i] = c + 1;
+            }
+        }
+        let reach_squared = reach * reach;
+        let mut cell = [0usize; D];
+        loop {
+            let mut key = self.key_base;
+            let mut bound = 0.0;
+            for i in 0..D {
+                key += key_share[i][cell[i]];
+                bound += gap_share[i][cell[i]];
             }
             if bound <= reach_squared && visit(key) {
                 return Some(true);
@@ -438,10 +450,10 @@ impl<const D: usize> GridLayout<D> {
                     return Some(false);
                 }
                 cell[i] += 1;
-                if cell[i] <= last[i] {
+                if cell[i] < count[i] {
                     break;
                 }
-                cell[i] = first[i];
+                cell[i] = 0;
                 i += 1;
             }
         }

@@ -16,7 +16,7 @@ use crate::grid::{
 use crate::limits::{check_length, check_radius_for_scale};
 use crate::packing::max_points_in_extent;
 use crate::point::Point;
-use crate::rng::{rng_from_seed, uniform_index, uniform01};
+use crate::rng::{fraction_of, index_of, rng_from_seed};
 use crate::sampler::StopReason;
 use crate::samplers::maximal::{DARTS_PER_CELL, REFINE_BELOW};
 use rand::Rng;
@@ -288,7 +288,7 @@ impl Piece {
 
     /// The barycentric coordinates of the corners. Exact: lattice values are dyadic.
     fn corners(self) -> [[f64; 3]; 3] {
-        let h = 0.5f64.powi(self.level() as i32);
+        let h = half_to_the(self.level());
         let (i, j) = (self.i as f64, self.j as f64);
         let lattice = if self.down() {
             [(i + 1.0, j), (i, j + 1.0), (i + 1.0, j + 1.0)]
@@ -313,6 +313,14 @@ impl Piece {
             [up(i, j), up(i + 1, j), up(i, j + 1), down(i, j)]
         }
     }
+}
+
+/// 2^-n, built from its bits (exact, as `0.5f64.powi(n)` is, without a call on a dart's
+/// path), for n up to 2·[`MAX_LEVEL`].
+#[inline]
+fn half_to_the(n: u32) -> f64 {
+    debug_assert!(n <= 2 * MAX_LEVEL);
+    f64::from_bits(u64::from(1023 - n) << 52)
 }
 
 /// The active pieces whose areas share one binary exponent: each is at least 2^e and below
@@ -386,7 +394,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
     }
 
     fn area(&self, piece: Piece) -> f64 {
-        self.triangles[piece.face as usize].area * 0.25f64.powi(piece.level() as i32)
+        self.triangles[piece.face as usize].area * half_to_the(2 * piece.level())
     }
 
     fn add(&mut self, piece: Piece) {
@@ -480,12 +488,22 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
 
     /// One phase of darts: `DARTS_PER_CELL` times the active pieces at its start, each
     /// piece drawn in proportion to its area. Returns the fraction of those pieces retired.
+    ///
+    /// Every dart takes five generator words, whether it lands or misses: the bucket's, the
+    /// piece's, the area test's and two for the spot in the piece. Its words can then be
+    /// drawn before the darts ahead of it are thrown, and its piece and triangle read early
+    /// (two cache misses that would otherwise follow one another); words are drawn early only
+    /// for darts sure to be thrown, so a run leaves the generator where dart-by-dart drawing
+    /// would.
     fn phase<R: Rng + ?Sized>(
         &mut self,
         at: &impl Fn(usize, [f64; 3]) -> C::Spacing,
         below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
         rng: &mut R,
     ) -> f64 {
+        // How many darts on the piece and the triangle of a dart are read.
+        const AHEAD: u64 = 3;
+        const RING: usize = AHEAD as usize + 1;
         // Counts at the start: a draw past a bucket's current end (a piece retired since)
         // is a miss, so every active piece keeps the same chance within the phase.
         let counts: Vec<usize> = self.buckets.iter().map(|b| b.pieces.len()).collect();
@@ -499,31 +517,56 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         let start: usize = counts.iter().sum();
         let mut active = start;
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
-        for _ in 0..darts {
+        let draw = |rng: &mut R| -> [u64; 5] { std::array::from_fn(|_| rng.next_u64()) };
+        // The bucket and the place in it that a dart's words name.
+        let aim = |words: &[u64; 5]| {
+            let x = fraction_of(words[0]) * total;
+            let b = cumulative.partition_point(|&c| c <= x).min(counts.len() - 1);
+            (b, index_of(words[1], counts[b]))
+        };
+        // Darts `dart .. drawn` are drawn; the ring holds them at `index % RING`.
+        let mut ring = [[0u64; 5]; RING];
+        let mut drawn = 0;
+        for dart in 0..darts {
             if active == 0 || self.full() {
                 break;
             }
+            if drawn == dart {
+                ring[dart as usize % RING] = draw(rng);
+                drawn += 1;
+            }
+            // Each dart retires at most one piece and places at most one point (with half a
+            // dart per piece neither bound binds today; they keep the words right if it did).
+            while drawn < darts && drawn - dart <= AHEAD && {
+                let before = (drawn - dart) as usize;
+                active > before && self.faces.len() + before < self.sampler.max_points
+            } {
+                ring[drawn as usize % RING] = draw(rng);
+                drawn += 1;
+            }
+            // The triangle of the dart `AHEAD − 1` on (its piece was read a dart ago) and the
+            // piece of the dart `AHEAD` on, as the buckets stand.
+            let (near, far) = (dart + AHEAD - 1, dart + AHEAD);
+            if near > dart && near < drawn {
+                let (b, k) = aim(&ring[near as usize % RING]);
+                if let Some(piece) = self.buckets[b].pieces.get(k) {
+                    std::hint::black_box(self.triangles[piece.face as usize].area);
+                }
+            }
+            if far < drawn {
+                let (b, k) = aim(&ring[far as usize % RING]);
+                std::hint::black_box(self.buckets[b].pieces.get(k).map(|piece| piece.face));
+            }
             self.attempts += 1;
-            let x = uniform01(rng) * total;
-            let b = cumulative.partition_point(|&c| c <= x).min(counts.len() - 1);
-            let k = uniform_index(rng, counts[b]);
+            let words = ring[dart as usize % RING];
+            let (b, k) = aim(&words);
             let Some(&piece) = self.buckets[b].pieces.get(k) else { continue };
-            if uniform01(rng) * bounds[b] >= self.area(piece) {
+            if fraction_of(words[2]) * bounds[b] >= self.area(piece) {
                 continue;
             }
             let face = piece.face as usize;
             let corners = piece.corners();
-            let (mut s, mut t) = (uniform01(rng), uniform01(rng));
-            if s + t > 1.0 {
-                (s, t) = (1.0 - s, 1.0 - t);
-            }
-            let b1 = corners[0][1]
-                + s * (corners[1][1] - corners[0][1])
-                + t * (corners[2][1] - corners[0][1]);
-            let b2 = corners[0][2]
-                + s * (corners[1][2] - corners[0][2])
-                + t * (corners[2][2] - corners[0][2]);
-            let bary = [1.0 - (b1 + b2), b1, b2];
+            let bary = spot(&corners, &words);
             let p = self.triangles[face].point_at(bary);
             let spacing = at(face, bary);
             let rule = self.grid.rule();
@@ -597,6 +640,22 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
             }
         }
     }
+}
+
+/// The barycentric coordinates of the spot a dart's last two words name in the piece with
+/// corners `corners` (barycentric): uniform over it (a point of the unit square folded onto
+/// the triangle below its diagonal).
+#[inline]
+fn spot(corners: &[[f64; 3]; 3], words: &[u64; 5]) -> [f64; 3] {
+    let (mut s, mut t) = (fraction_of(words[3]), fraction_of(words[4]));
+    if s + t > 1.0 {
+        (s, t) = (1.0 - s, 1.0 - t);
+    }
+    let b1 =
+        corners[0][1] + s * (corners[1][1] - corners[0][1]) + t * (corners[2][1] - corners[0][1]);
+    let b2 =
+        corners[0][2] + s * (corners[1][2] - corners[0][2]) + t * (corners[2][2] - corners[0][2]);
+    [1.0 - (b1 + b2), b1, b2]
 }
 
 #[inline]

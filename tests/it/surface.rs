@@ -277,6 +277,31 @@ fn reruns_are_bit_identical() {
     assert_eq!(a, b);
 }
 
+/// A fill takes five generator words a dart (landed or missed) and nothing else, so the
+/// caller's generator ends `5 · attempts` words on, on every surface and with a density,
+/// though darts' words are drawn before the darts ahead of them are thrown.
+#[test]
+fn a_fill_takes_five_words_a_dart() {
+    use rand::Rng;
+    fn check(name: &str, sampler: &SurfacePoisson, seed: u64) {
+        let mut rng = rng_from_seed(seed);
+        let set = sampler.fill(&mut rng);
+        assert_eq!(set.stop, StopReason::Exhausted, "{name}");
+        let mut fresh = rng_from_seed(seed);
+        for _ in 0..5 * set.attempts {
+            fresh.next_u64();
+        }
+        assert_eq!(rng.next_u64(), fresh.next_u64(), "{name}: {} darts", set.attempts);
+    }
+    for (seed, (name, mesh, r)) in surfaces().into_iter().enumerate() {
+        check(name, &SurfacePoisson::new(mesh, r).unwrap(), seed as u64);
+    }
+    let mesh = patch(6);
+    let per_vertex: Vec<f64> = mesh.vertices().iter().map(|v| v[0]).collect();
+    let density = SurfaceDensity::per_vertex(per_vertex, DensityMapping::Lerp, 0.02, 0.08).unwrap();
+    check("density", &SurfacePoisson::with_density(mesh, density, PairRule::Max).unwrap(), 9);
+}
+
 #[test]
 fn a_density_sets_each_points_radius() {
     let mesh = patch(6);
