@@ -369,9 +369,6 @@ impl<const D: usize> GridLayout<D> {
         max_cells: f64,
         mut visit: impl FnMut(u64) -> bool,
     ) -> Option<bool> {
-        // Slack, in cells, added to each side of the range and taken from each cell's bound:
-        // covers the rounding of `(x − origin)/side`.
-        const SLACK: f64 = 1e-9;
         const MAX_AXIS_CELLS: f64 = 64.0;
         let periodic = self.domain.is_periodic();
         let origin = self.domain.origin();
@@ -384,7 +381,7 @@ impl<const D: usize> GridLayout<D> {
             let n = self.cells[i] as f64;
             let t = (p[i] - origin[i]) * self.inverse_side[i];
             let span = reach * self.inverse_side[i];
-            let slack = SLACK * (1.0 + n + t.abs() + span);
+            let slack = WALK_SLACK * (1.0 + n + t.abs() + span);
             let (mut lo, mut hi) = ((t - span - slack).floor(), (t + span + slack).floor());
             if !(lo.is_finite() && hi.is_finite()) {
                 return None;
@@ -413,10 +410,38 @@ impl<const D: usize> GridLayout<D> {
         if walk > max_cells {
             return None;
         }
-        // Per axis, each walked cell's share of the key and of the bound, computed once: a
-        // walk then adds D of each per cell, with no division (the wrap of a torus) in it.
-        let mut key_share = [[0u64; MAX_AXIS_CELLS as usize]; D];
-        let mut gap_share = [[0.0f64; MAX_AXIS_CELLS as usize]; D];
+        // Tables of four cells an axis are cheap to set up, and hold nearly every walk.
+        let reach_squared = reach * reach;
+        let walk = if (0..D).all(|i| last[i] - first[i] < 4) {
+            self.walk_within::<4>(&first, &last, &at, &whole, reach_squared, &mut visit)
+        } else {
+            self.walk_within::<{ MAX_AXIS_CELLS as usize }>(
+                &first,
+                &last,
+                &at,
+                &whole,
+                reach_squared,
+                &mut visit,
+            )
+        };
+        Some(walk)
+    }
+
+    /// The walk of [`any_key_within`](Self::any_key_within) over the cells `first..=last`
+    /// (at most `N` along each axis), `at` the point in cell units: per axis, each cell's
+    /// share of the key and of the bound is worked out once, and a cell then costs D
+    /// additions of each, with no division (a torus's wrap) and no branch per axis.
+    fn walk_within<const N: usize>(
+        &self,
+        first: &[i64; D],
+        last: &[i64; D],
+        at: &[f64; D],
+        whole: &[bool; D],
+        reach_squared: f64,
+        visit: &mut impl FnMut(u64) -> bool,
+    ) -> bool {
+        let mut key_share = [[0u64; N]; D];
+        let mut gap_share = [[0.0f64; N]; D];
         let mut count = [0usize; D];
         for i in 0..D {
             let n = self.cells[i] as i64;
@@ -425,14 +450,13 @@ impl<const D: usize> GridLayout<D> {
                 // A whole axis adds nothing to the bound (0 leaves the sum as it was).
                 if !whole[i] {
                     let gap = (j as f64 - at[i]).max(at[i] - (j + 1) as f64);
-                    let gap = (gap - SLACK * (1.0 + n as f64 + at[i].abs())).max(0.0);
+                    let gap = (gap - WALK_SLACK * (1.0 + n as f64 + at[i].abs())).max(0.0);
                     let gap = gap * self.side[i];
                     gap_share[i][c] = gap * gap;
                 }
                 count[i] = c + 1;
             }
         }
-        let reach_squared = reach * reach;
         let mut cell = [0usize; D];
         loop {
             let mut key = self.key_base;
@@ -442,12 +466,12 @@ impl<const D: usize> GridLayout<D> {
                 bound += gap_share[i][cell[i]];
             }
             if bound <= reach_squared && visit(key) {
-                return Some(true);
+                return true;
             }
             let mut i = 0;
             loop {
                 if i == D {
-                    return Some(false);
+                    return false;
                 }
                 cell[i] += 1;
                 if cell[i] < count[i] {
@@ -459,6 +483,10 @@ impl<const D: usize> GridLayout<D> {
         }
     }
 }
+
+/// Slack, in cells, that [`GridLayout::any_key_within`] adds to each side of a walk's range and
+/// takes from each cell's bound: covers the rounding of `(x − origin)/side`.
+const WALK_SLACK: f64 = 1e-9;
 
 /// The 3^D block of cells around a cell ([`GridLayout::block_around`]): per axis the key
 /// contributions of the cell, the one below and the one above (how many are distinct).

@@ -606,16 +606,21 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         for bucket in old {
             for piece in bucket.pieces {
                 // The points that may cover the piece or one of its children: within reach
-                // of a corner of the piece, so within reach plus its longest side of the
-                // first corner. One walk of the grid for the five tests.
+                // of a point of the piece, so within reach plus the piece's farthest corner
+                // of its centroid (a triangle lies within that of its centroid). One walk of
+                // the grid for the five tests.
                 let corners = piece.corners();
                 let positions = self.positions(piece, &corners);
-                let longest = (0..3)
-                    .map(|k| distance_squared(&positions[k], &positions[(k + 1) % 3]))
+                let centroid: Point<3> = std::array::from_fn(|i| {
+                    (positions[0][i] + positions[1][i] + positions[2][i]) / 3.0
+                });
+                let farthest = positions
+                    .iter()
+                    .map(|corner| distance_squared(corner, &centroid))
                     .fold(0.0, f64::max)
                     .sqrt();
                 near.clear();
-                self.grid.any_point_within(&positions[0], reach + longest, |index| {
+                self.grid.any_point_within(&centroid, reach + farthest, |index| {
                     near.push(index);
                     false
                 });
