@@ -501,7 +501,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
         rng: &mut R,
     ) -> f64 {
-        // How many darts on the piece and the triangle of a dart are read.
+        // How many darts ahead a dart's piece is read (its triangle one dart later).
         const AHEAD: u64 = 3;
         const RING: usize = AHEAD as usize + 1;
         // Counts at the start: a draw past a bucket's current end (a piece retired since)
