@@ -349,9 +349,13 @@ impl<const D: usize> Elimination<D> {
             let d = d2.sqrt().max(d_min);
             (1.0 - d / d_max).powi(ALPHA)
         };
-        // Rows (with room for 5 % more than the expected neighbours) when they fit the budget.
+        // Rows (with room for 5 % more than the expected neighbours) when they fit the budget,
+        // given up if they pass twice the budget (candidates far denser than average in places).
         let expected = expected_neighbours(self.dims, set.len(), target) * m as f64 * 1.05;
-        let rows = (expected * ROW_BYTES <= rows_budget as f64).then_some(expected.ceil() as usize);
+        let rows = (expected * ROW_BYTES <= rows_budget as f64).then(|| RowRoom {
+            reserve: expected.ceil() as usize,
+            most: (2.0 * rows_budget as f64 / ROW_BYTES).min(u32::MAX as f64) as usize,
+        });
         let (alive, mut eliminated) = run_queue(&grid, d_max * d_max, &weight, target, rows);
         // Mapped back only now: a look-up per pop would be one more cache miss in the loop.
         for k in &mut eliminated {
@@ -362,12 +366,21 @@ impl<const D: usize> Elimination<D> {
     }
 }
 
+/// The room for neighbour rows: how many neighbours to set room aside for, and the most to keep
+/// (at most `u32::MAX`, so that rows start at `u32` offsets).
+#[derive(Debug, Clone, Copy)]
+struct RowRoom {
+    reserve: usize,
+    most: usize,
+}
+
 /// Each candidate's total weight (the weights of its neighbours, summed in the layout's walk
-/// order), and with `reserve` (the room to set aside) its neighbours and their weights as
-/// compressed rows: candidate k's are `start[k]..start[k + 1]`, in walk order.
+/// order), and with room for rows ([`RowRoom`]) its neighbours and their weights as compressed
+/// rows: candidate k's are `start[k]..start[k + 1]`, in walk order. Rows that would pass the
+/// room's `most` are given up (`start` is then empty), and only the totals are kept.
 struct Weighed {
     totals: Vec<f64>,
-    start: Vec<usize>,
+    start: Vec<u32>,
     neighbour: Vec<u32>,
     weight: Vec<f64>,
 }
@@ -377,14 +390,14 @@ impl Weighed {
         grid: &SortedCells<D>,
         reach_squared: f64,
         weight: &impl Fn(f64) -> f64,
-        reserve: Option<usize>,
+        rows: Option<RowRoom>,
     ) -> Self {
         let points = grid.points();
         let layout = grid.layout();
         let domain = layout.domain();
         let m = points.len();
-        let keep = reserve.is_some();
-        let room_for = reserve.unwrap_or(0);
+        let mut keep = rows.is_some();
+        let (room_for, most) = rows.map_or((0, 0), |rows| (rows.reserve, rows.most));
         let mut out = Weighed {
             totals: Vec::with_capacity(m),
             start: Vec::with_capacity(if keep { m + 1 } else { 0 }),
@@ -412,11 +425,18 @@ impl Weighed {
             }
             let room: usize = runs.iter().map(|&(from, to)| to - from).sum();
             for k in run {
+                if keep && len + room > most {
+                    // Rows past the most allowed are given up; the totals go on alone.
+                    keep = false;
+                    out.start = Vec::new();
+                    out.neighbour = Vec::new();
+                    out.weight = Vec::new();
+                }
                 if !keep {
                     len = 0;
                 }
                 if out.neighbour.len() < len + room {
-                    let grown = (len + len / 2).max(len + room);
+                    let grown = (len + len / 2).min(most).max(len + room);
                     out.neighbour.resize(grown, 0);
                     out.weight.resize(grown, 0.0);
                 }
@@ -439,7 +459,8 @@ impl Weighed {
                 }
                 out.totals.push(sum);
                 if keep {
-                    out.start.push(len);
+                    // At most `most`, itself at most `u32::MAX`.
+                    out.start.push(len as u32);
                 }
             }
         }
@@ -466,9 +487,9 @@ const ROWS_BUDGET: usize = 1 << 28;
 
 /// Weighs every candidate, then removes the heaviest and lowers its living neighbours' weights
 /// by the same weights until `target` remain; returns which are alive and the eliminated, in
-/// elimination order (all by sorted index). With `rows` (the room to set aside) each
+/// elimination order (all by sorted index). With room for `rows`, and while they fit it, each
 /// candidate's neighbours and weights are kept from the weighing (about 12 bytes a neighbour,
-/// the faster way); without, a removed candidate's neighbours are found again in the grid
+/// the faster way); otherwise a removed candidate's neighbours are found again in the grid
 /// (no memory per neighbour). Both subtract the same weights from the same leaves, each leaf in
 /// elimination order, and the tree's state depends on its leaves alone, so they remove the
 /// same candidates in the same order.
@@ -477,11 +498,12 @@ fn run_queue<const D: usize>(
     reach_squared: f64,
     weight: &impl Fn(f64) -> f64,
     target: usize,
-    rows: Option<usize>,
+    rows: Option<RowRoom>,
 ) -> (Vec<bool>, Vec<u32>) {
     let m = grid.points().len();
     let Weighed { totals, start, neighbour, weight: weights } =
         Weighed::new(grid, reach_squared, weight, rows);
+    let kept = !start.is_empty();
     let mut queue = Tournament::build(totals);
     let mut eliminated = Vec::with_capacity(m - target);
     let (points, layout) = (grid.points(), grid.layout());
@@ -489,8 +511,8 @@ fn run_queue<const D: usize>(
     while eliminated.len() < m - target {
         let Some(k) = queue.pop() else { break };
         eliminated.push(k as u32);
-        if rows.is_some() {
-            let range = start[k]..start[k + 1];
+        if kept {
+            let range = start[k] as usize..start[k + 1] as usize;
             for (&j, &w) in neighbour[range.clone()].iter().zip(&weights[range]) {
                 queue.decrease(j as usize, w);
             }
@@ -684,6 +706,39 @@ mod tests {
         check::<2>(false, false, 2);
         check::<3>(true, false, 3);
         check::<3>(false, true, 2);
+    }
+
+    /// Rows that would pass twice the budget — candidates far denser than average in one
+    /// place — are given up for the totals alone, and the elimination is the one without rows;
+    /// the same candidates spread evenly keep theirs.
+    #[test]
+    fn rows_past_twice_the_budget_are_given_up() {
+        let mut rng = rng_from_seed(11);
+        let domain = Domain::<2>::unit();
+        // Every other candidate in a speck where all are neighbours: 9·10^6 pairs.
+        let spread: Vec<Point<2>> =
+            (0..6000).map(|_| std::array::from_fn(|_| uniform01(&mut rng))).collect();
+        let speck: Vec<Point<2>> = spread
+            .iter()
+            .enumerate()
+            .map(|(k, p)| if k % 2 == 0 { *p } else { p.map(|x| 0.5 + 1e-3 * x) })
+            .collect();
+        let elimination = Elimination { grid_box: domain, measure: 1.0, dims: 2, sparse: false };
+        let set: Vec<u32> = (0..6000).collect();
+        let budget = (expected_neighbours(2, 6000, 1200) * 6000.0 * 1.05 * ROW_BYTES).ceil();
+        let room = RowRoom { reserve: 0, most: (2.0 * budget / ROW_BYTES) as usize };
+        let d_max = 2.0 * elimination.r_max(1200);
+        let rows_of = |points: &[Point<2>]| {
+            let grid = neighbour_grid(&domain, points, &set, d_max, false);
+            Weighed::new(&grid, d_max * d_max, &|d2| d2, Some(room)).start.len()
+        };
+        assert_eq!(rows_of(&spread), 6001);
+        assert_eq!(rows_of(&speck), 0);
+        let budget = budget as usize;
+        let given_up = elimination.eliminate_within(&speck, &set, 1200, budget);
+        let found = elimination.eliminate_within(&speck, &set, 1200, 0);
+        assert_eq!(given_up, found);
+        assert_eq!(given_up.0.len(), 1200);
     }
 
     /// The cursors find the grid's own run for every cell of every block, over the occupied
