@@ -382,7 +382,7 @@ impl<const D: usize> GridLayout<D> {
             let t = (p[i] - origin[i]) * self.inverse_side[i];
             let span = reach * self.inverse_side[i];
             let slack = WALK_SLACK * (1.0 + n + t.abs() + span);
-            let (mut lo, mut hi) = ((t - span - slack).floor(), (t + span + slack).floor());
+            let (mut lo, mut hi) = (floor_of(t - span - slack), floor_of(t + span + slack));
             if !(lo.is_finite() && hi.is_finite()) {
                 return None;
             }
@@ -481,6 +481,19 @@ impl<const D: usize> GridLayout<D> {
                 i += 1;
             }
         }
+    }
+}
+
+/// `x.floor()` for every finite `x` and NaN for NaN (±0 may come back as the other zero), inline:
+/// without SSE4.1, which the baseline x86-64 target lacks, `floor` is a call into `libm`.
+#[inline]
+fn floor_of(x: f64) -> f64 {
+    // From 2^52 on every float is an integer.
+    if x.abs() < 4_503_599_627_370_496.0 {
+        let truncated = x as i64 as f64;
+        if truncated > x { truncated - 1.0 } else { truncated }
+    } else {
+        x
     }
 }
 
@@ -869,6 +882,22 @@ mod tests {
         // 5D needs cells three away: a 5^D (reach 2) neighbourhood misses close pairs.
         assert_eq!(reach::<5>(), 3);
         assert_eq!(reach::<8>(), 3);
+    }
+
+    #[test]
+    fn floor_of_is_floor() {
+        let mut values = vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, -2.5, 1e-300, -1e-300];
+        values.extend([4503599627370495.5, -4503599627370495.5, 4503599627370496.0, 1e300, -1e300]);
+        values.extend([f64::MAX, f64::MIN, f64::INFINITY, f64::NEG_INFINITY, f64::from_bits(1)]);
+        values.extend([(1u64 << 53) as f64 - 1.0, -((1u64 << 53) as f64) + 1.0, 0.999_999_999_999]);
+        for x in values.iter().flat_map(|&x| [x, x.next_up(), x.next_down()]) {
+            let (got, want) = (floor_of(x), x.floor());
+            assert!(
+                got == want || (got.is_nan() && want.is_nan()),
+                "{x:e}: {got:e} against {want:e}"
+            );
+        }
+        assert!(floor_of(f64::NAN).is_nan());
     }
 
     #[test]
