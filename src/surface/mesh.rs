@@ -3,7 +3,7 @@
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::point::Point;
-use crate::rng::uniform01;
+use crate::rng::fraction_of;
 use rand::Rng;
 
 /// A triangle mesh as a surface to sample: vertices, triangles by vertex index, and optional
@@ -293,13 +293,6 @@ impl SurfaceMesh {
         Some(std::array::from_fn(|i| ua[i] + b[1] * (ub[i] - ua[i]) + b[2] * (uc[i] - ua[i])))
     }
 
-    /// A face drawn with probability proportional to its area.
-    fn random_face<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
-        let total = self.area();
-        let target = uniform01(rng) * total;
-        self.faces[self.face_below(target)] as usize
-    }
-
     /// The first `k` whose running sum exceeds `target` (the last one if none does): the
     /// binary search `cumulative.partition_point(|&s| s <= target)`, over the sums of
     /// `target`'s bucket only. Exact: the bucket of a sum never decreases as the sum grows,
@@ -317,8 +310,16 @@ impl SurfaceMesh {
     /// area, then uniform in it), as `(face, barycentrics)`; [`point_at`](Self::point_at)
     /// gives its position.
     pub fn random_point<R: Rng + ?Sized>(&self, rng: &mut R) -> (usize, [f64; 3]) {
-        let face = self.random_face(rng);
-        let (mut s, mut t) = (uniform01(rng), uniform01(rng));
+        self.point_of_words(std::array::from_fn(|_| rng.next_u64()))
+    }
+
+    /// The point [`random_point`](Self::random_point) makes of its three generator words: the
+    /// face's (drawn with probability proportional to its area), then two for the spot in it.
+    #[inline]
+    pub(crate) fn point_of_words(&self, words: [u64; 3]) -> (usize, [f64; 3]) {
+        let target = fraction_of(words[0]) * self.area();
+        let face = self.faces[self.face_below(target)] as usize;
+        let (mut s, mut t) = (fraction_of(words[1]), fraction_of(words[2]));
         if s + t > 1.0 {
             (s, t) = (1.0 - s, 1.0 - t);
         }
@@ -415,7 +416,7 @@ fn normalised(v: [f64; 3]) -> Option<[f64; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::rng_from_seed;
+    use crate::rng::{rng_from_seed, uniform01};
 
     /// The face the binary search over every running sum finds.
     fn searched(mesh: &SurfaceMesh, target: f64) -> usize {
