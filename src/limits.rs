@@ -11,6 +11,12 @@
 
 use crate::error::Error;
 
+/// 2^e, built from its bits (exact, and no call), for e in the normal range −1022..=1023.
+#[inline]
+pub(crate) const fn power_of_two(e: i32) -> f64 {
+    f64::from_bits(((1023 + e) as u64) << 52)
+}
+
 /// The smallest length (box side, radius) and the smallest nonzero coordinate magnitude that
 /// matters: `1e-100`. Its square, `1e-200`, is a normal number.
 pub const MIN_LENGTH: f64 = 1e-100;

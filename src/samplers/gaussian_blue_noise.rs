@@ -5,6 +5,7 @@ use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::grid::{GridLayout, SortedCells};
+use crate::limits::power_of_two;
 use crate::point::Point;
 use crate::rng::{derive_seed, fraction_of};
 use crate::sampler::{PointSet, Sampler, StopReason};
@@ -913,7 +914,7 @@ fn kernel_exp(x: f64) -> f64 {
         p = p * r + INVERSE_FACTORIALS[m];
     }
     // 2^k for −1010 ≤ k ≤ 0: a normal number.
-    p * f64::from_bits(((k as i64 + 1023) as u64) << 52)
+    p * power_of_two(k as i32)
 }
 
 /// `1/m!` for `m = 0..=12`.

@@ -2,7 +2,7 @@
 //! pieces, refined until none is left (Ebeida et al.'s active-cell scheme, with triangles
 //! for cells).
 
-use super::mesh::{SurfaceMesh, length, sub};
+use super::mesh::{SurfaceMesh, folded, length, sub};
 use super::points::SurfacePoints;
 use super::radius::SurfaceDensity;
 use crate::config::check_point_limit;
@@ -13,7 +13,7 @@ use crate::field::PairRule;
 use crate::grid::{
     CellHeads, ConflictRule, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, HashedHeads,
 };
-use crate::limits::{check_length, check_radius_for_scale};
+use crate::limits::{check_length, check_radius_for_scale, power_of_two};
 use crate::packing::max_points_in_extent;
 use crate::point::Point;
 use crate::rng::{fraction_of, index_of, rng_from_seed};
@@ -288,7 +288,7 @@ impl Piece {
 
     /// The barycentric coordinates of the corners. Exact: lattice values are dyadic.
     fn corners(self) -> [[f64; 3]; 3] {
-        let h = half_to_the(self.level());
+        let h = power_of_two(-(self.level() as i32));
         let (i, j) = (self.i as f64, self.j as f64);
         let lattice = if self.down() {
             [(i + 1.0, j), (i, j + 1.0), (i + 1.0, j + 1.0)]
@@ -313,14 +313,6 @@ impl Piece {
             [up(i, j), up(i + 1, j), up(i, j + 1), down(i, j)]
         }
     }
-}
-
-/// 2^-n, built from its bits (exact, as `0.5f64.powi(n)` is, without a call on a dart's
-/// path), for n up to 2·[`MAX_LEVEL`].
-#[inline]
-fn half_to_the(n: u32) -> f64 {
-    debug_assert!(n <= 2 * MAX_LEVEL);
-    f64::from_bits(u64::from(1023 - n) << 52)
 }
 
 /// The active pieces whose areas share one binary exponent: each is at least 2^e and below
@@ -394,7 +386,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
     }
 
     fn area(&self, piece: Piece) -> f64 {
-        self.triangles[piece.face as usize].area * half_to_the(2 * piece.level())
+        self.triangles[piece.face as usize].area * power_of_two(-2 * piece.level() as i32)
     }
 
     fn add(&mut self, piece: Piece) {
@@ -652,10 +644,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
 /// the triangle below its diagonal).
 #[inline]
 fn spot(corners: &[[f64; 3]; 3], words: &[u64; 5]) -> [f64; 3] {
-    let (mut s, mut t) = (fraction_of(words[3]), fraction_of(words[4]));
-    if s + t > 1.0 {
-        (s, t) = (1.0 - s, 1.0 - t);
-    }
+    let (s, t) = folded([words[3], words[4]]);
     let b1 =
         corners[0][1] + s * (corners[1][1] - corners[0][1]) + t * (corners[2][1] - corners[0][1]);
     let b2 =

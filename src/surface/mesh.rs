@@ -2,6 +2,7 @@
 
 use crate::domain::Domain;
 use crate::error::Error;
+use crate::limits::power_of_two;
 use crate::point::Point;
 use crate::rng::fraction_of;
 use rand::Rng;
@@ -319,10 +320,7 @@ impl SurfaceMesh {
     pub(crate) fn point_of_words(&self, words: [u64; 3]) -> (usize, [f64; 3]) {
         let target = fraction_of(words[0]) * self.area();
         let face = self.faces[self.face_below(target)] as usize;
-        let (mut s, mut t) = (fraction_of(words[1]), fraction_of(words[2]));
-        if s + t > 1.0 {
-            (s, t) = (1.0 - s, 1.0 - t);
-        }
+        let (s, t) = folded([words[1], words[2]]);
         (face, [1.0 - s - t, s, t])
     }
 }
@@ -389,21 +387,29 @@ pub(crate) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
+/// A point uniform in the triangle `s, t ≥ 0, s + t ≤ 1` from two generator words: the unit
+/// square's point folded onto the triangle below its diagonal.
+#[inline]
+pub(crate) fn folded(words: [u64; 2]) -> (f64, f64) {
+    let (s, t) = (fraction_of(words[0]), fraction_of(words[1]));
+    if s + t > 1.0 { (1.0 - s, 1.0 - t) } else { (s, t) }
+}
+
 /// The Euclidean length, without overflow or underflow for any finite vector: the root of the
 /// sum of squares, of the vector scaled by a power of two (exactly) when its largest component
 /// lies outside [2^-500, 2^500]. Only `+ × √`, correctly rounded, so the same on every
 /// platform, which the platform's `hypot` need not be; and a tenth of its cost.
 #[inline]
 pub(crate) fn length(v: [f64; 3]) -> f64 {
-    const BIG: f64 = f64::from_bits((1023 + 500) << 52);
-    const SMALL: f64 = f64::from_bits((1023 - 500) << 52);
+    const BIG: f64 = power_of_two(500);
+    const SMALL: f64 = power_of_two(-500);
     let largest = v[0].abs().max(v[1].abs()).max(v[2].abs());
     let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
     if (SMALL..=BIG).contains(&largest) {
         return norm(v);
     }
     // 2^600 and 2^-600: the squares of the scaled vector stay normal and finite.
-    let (up, down) = (f64::from_bits((1023 + 600) << 52), f64::from_bits((1023 - 600) << 52));
+    let (up, down) = (power_of_two(600), power_of_two(-600));
     if largest > BIG { norm(v.map(|x| x * down)) * up } else { norm(v.map(|x| x * up)) * down }
 }
 
