@@ -233,6 +233,17 @@ def _write_whole(path: str, data: bytes) -> None:
             os.remove(temporary)
 
 
+def _remove_temporaries(directory: str) -> None:
+    """Removes the hidden temporary files of block, run and manifest writes in
+    ``directory``: those of a killed worker, or of a run stopped earlier."""
+    for name in os.listdir(directory):
+        if name.startswith((".block-", ".run.json", ".manifest.json")) and ".tmp-" in name:
+            try:
+                os.remove(os.path.join(directory, name))
+            except FileNotFoundError:
+                pass
+
+
 def _write_block(result: BlockPoints, directory: str, block: Block, file_format: str) -> dict[str, Any]:
     """Writes a block's file, then its sidecar; returns the record kept in the manifest."""
     points, chunks, stats = result
@@ -408,7 +419,8 @@ class WorldPoints:
         a sidecar ``….json`` with its point count and SHA-256. A run into a directory that
         holds part of the same run (same settings, range and block size) skips the blocks
         whose file matches its sidecar's hash, and computes the rest; a directory holding
-        another run is refused. ``kwargs`` go to ``dask.compute``."""
+        another run is refused. Temporary files a killed worker left are removed once every
+        block is written. ``kwargs`` go to ``dask.compute``."""
         return self._to_files(directory, format, {}, kwargs)
 
     def _to_files(
@@ -418,9 +430,7 @@ class WorldPoints:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
         directory = os.fspath(directory)
         os.makedirs(directory, exist_ok=True)
-        for name in os.listdir(directory):
-            if name.startswith((".block-", ".run.json", ".manifest.json")) and ".tmp-" in name:
-                os.remove(os.path.join(directory, name))
+        _remove_temporaries(directory)
         run = {"settings": self.settings, "lo": list(self.lo), "hi": list(self.hi), "block": list(self.block), "format": format}
         run_path = os.path.join(directory, "run.json")
         if os.path.exists(run_path):
@@ -458,6 +468,9 @@ class WorldPoints:
                 for b in todo
             ]
         written = dask.compute(*writes, **kwargs) if writes else ()
+        # A worker killed while writing leaves its temporary file behind (its clean-up never
+        # ran); the block was then written again elsewhere, so the leftover is garbage.
+        _remove_temporaries(directory)
         for b, record in zip(todo, written):
             done[b.index] = record
         records = [done[b.index] for b in self.blocks]
