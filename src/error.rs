@@ -276,6 +276,28 @@ pub enum Error {
         problem: String,
     },
 
+    /// The surface fill would cut a mesh's triangles into far more pieces than it can hold
+    /// points: its longest triangles are long and thin against the radius.
+    #[error(
+        "triangle {triangle} is {longest} long against a radius of {radius}: the surface fill \
+         would cut the mesh into about {pieces:.3e} pieces, more than {limit:.3e} \
+         ({per_point} per point it can hold, 2^24 at least); split long thin triangles or use a larger radius"
+    )]
+    ThinTriangles {
+        /// The triangle cut into the most pieces.
+        triangle: usize,
+        /// Its longest side.
+        longest: f64,
+        /// The smallest radius.
+        radius: f64,
+        /// The pieces of the whole mesh.
+        pieces: f64,
+        /// The limit.
+        limit: f64,
+        /// The pieces allowed per point the surface can hold.
+        per_point: usize,
+    },
+
     /// The values of a grid (mask, voxels) do not match its shape.
     #[error("{what}: expected {expected} values for the shape, got {got}")]
     ShapeMismatch {

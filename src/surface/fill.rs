@@ -22,11 +22,17 @@ use crate::samplers::maximal::{DARTS_PER_CELL, REFINE_BELOW};
 use rand::Rng;
 use std::sync::Arc;
 
-/// The deepest subdivision of a triangle: pieces of level L have sides 2^-L of their
-/// triangle's, and lattice coordinates below 2^31. A piece still active at this level is
+/// The finest lattice of a triangle: a triangle split `n` ways along each side at level 0
+/// has pieces of level L with sides `1/(n·2^L)` of its own, and `n·2^L` is kept at most
+/// 2^31 (lattice coordinates fit a `u32`). A piece still active at the deepest level is
 /// dropped and counted in [`SurfacePoints::unresolved`]: reaching it needs three disks to
 /// meet within about 2^-31 of a triangle's side, which a random run does not do.
-const MAX_LEVEL: u32 = 31;
+const MAX_STEPS: u32 = 1 << 31;
+
+/// The deepest level of the pieces of a triangle split `n` ways at level 0.
+fn deepest_level(n: u32) -> u32 {
+    MAX_STEPS.trailing_zeros() - n.next_power_of_two().trailing_zeros()
+}
 
 /// A maximal Poisson-disk sampler on a triangle surface: no two points closer than `r`
 /// (Euclidean distance in 3D), and every point of the surface within `r` of a sample — not
@@ -137,6 +143,7 @@ impl SurfacePoisson {
                 limit: max_points,
             });
         }
+        check_pieces(&mesh, rmin, estimated_points)?;
         // The grid's box: the surface's box grown by rmax, so that no axis is flat.
         let sides: [f64; 3] = std::array::from_fn(|i| (upper[i] - lower[i]) + 2.0 * rmax);
         for side in sides {
@@ -221,6 +228,61 @@ impl SurfacePoisson {
     }
 }
 
+/// The level-0 pieces the fill may make, per point the surface can hold: a well-shaped mesh
+/// needs about 5; a triangle far longer than it is wide needs `(longest/r)²` for a few
+/// points, and is refused rather than allowed to exhaust memory, once the pieces also pass
+/// [`PIECES_ALWAYS_ALLOWED`].
+const PIECES_PER_POINT: usize = 64;
+
+/// The level-0 pieces allowed whatever the points (2^24, 256 MiB of pieces).
+const PIECES_ALWAYS_ALLOWED: f64 = (1u64 << 24) as f64;
+
+/// The longest side of triangle `face`.
+fn longest_side(mesh: &SurfaceMesh, face: usize) -> f64 {
+    let [a, b, c] = mesh.corners(face);
+    length(sub(b, a)).max(length(sub(c, b))).max(length(sub(a, c)))
+}
+
+/// How many ways the fill splits each side of triangle `face` at level 0: the fewest (up to
+/// [`MAX_STEPS`]) that make its pieces' sides at most `r`.
+fn split(mesh: &SurfaceMesh, face: usize, r: f64) -> u32 {
+    let longest = longest_side(mesh, face);
+    // The quotient rounded up, then nudged past rounding; NaN and infinity end at the bound.
+    let bound = f64::from(MAX_STEPS);
+    let mut n = (longest / r).ceil().clamp(1.0, bound);
+    while n < bound && longest / n > r {
+        n += 1.0;
+    }
+    n as u32
+}
+
+/// Refuses a mesh whose level-0 pieces at radius `r` (the smallest, which makes the most)
+/// would pass [`PIECES_PER_POINT`] times the points it can hold and
+/// [`PIECES_ALWAYS_ALLOWED`].
+fn check_pieces(mesh: &SurfaceMesh, r: f64, points: f64) -> Result<(), Error> {
+    let mut total = 0.0;
+    let mut worst = (0.0, 0);
+    for &face in mesh.faces() {
+        let n = f64::from(split(mesh, face as usize, r));
+        total += n * n;
+        if n > worst.0 {
+            worst = (n, face as usize);
+        }
+    }
+    let limit = (PIECES_PER_POINT as f64 * points).max(PIECES_ALWAYS_ALLOWED);
+    if total > limit {
+        return Err(Error::ThinTriangles {
+            triangle: worst.1,
+            longest: longest_side(mesh, worst.1),
+            radius: r,
+            pieces: total,
+            limit,
+            per_point: PIECES_PER_POINT,
+        });
+    }
+    Ok(())
+}
+
 /// An upper bound of the number of points at mutual distance ≥ `r` on the surface: the
 /// smaller of two. Per triangle, disks of radius r/2 around its points are disjoint in its
 /// plane and lie in the triangle grown by r/2, of area A + P·r/2 + π(r/2)² (P its
@@ -265,8 +327,8 @@ impl Covering for FieldRule {
     }
 }
 
-/// A piece of a triangle: at level L the triangle's barycentric square `(b1, b2)` is a
-/// lattice of step 2^-L; an *up* piece has corners `(i, j), (i+1, j), (i, j+1)` (in lattice
+/// A piece of a triangle split `n` ways at level 0: at level L the triangle's barycentric
+/// square `(b1, b2)` is a lattice of step `1/(n·2^L)`; an *up* piece has corners `(i, j), (i+1, j), (i, j+1)` (in lattice
 /// steps), a *down* piece `(i+1, j), (i, j+1), (i+1, j+1)`.
 #[derive(Debug, Clone, Copy)]
 struct Piece {
@@ -286,9 +348,12 @@ impl Piece {
         self.level_down & 1 == 1
     }
 
-    /// The barycentric coordinates of the corners. Exact: lattice values are dyadic.
-    fn corners(self) -> [[f64; 3]; 3] {
-        let h = power_of_two(-(self.level() as i32));
+    /// The barycentric coordinates of the corners, for a triangle split `n` ways at level
+    /// 0. A lattice point has the same coordinates at every level that holds it (`x/m` and
+    /// `2x/2m` are the same quotient of exact numbers, rounded once), so pieces meet
+    /// exactly, and the last lattice line is 1.
+    fn corners(self, n: u32) -> [[f64; 3]; 3] {
+        let steps = f64::from(n) * power_of_two(self.level() as i32);
         let (i, j) = (self.i as f64, self.j as f64);
         let lattice = if self.down() {
             [(i + 1.0, j), (i, j + 1.0), (i + 1.0, j + 1.0)]
@@ -296,7 +361,7 @@ impl Piece {
             [(i, j), (i + 1.0, j), (i, j + 1.0)]
         };
         lattice.map(|(x, y)| {
-            let (b1, b2) = (x * h, y * h);
+            let (b1, b2) = (x / steps, y / steps);
             [1.0 - (b1 + b2), b1, b2]
         })
     }
@@ -334,12 +399,15 @@ fn bucket_bound(exponent: i32) -> f64 {
     2f64.powi(exponent - 1022)
 }
 
-/// A triangle's corners and area, side by side: a dart reads them in one place rather than
-/// through the vertex indices.
+/// A triangle's corners, how it is split at level 0 and the area of a piece of that level,
+/// side by side: a dart reads them in one place rather than through the vertex indices.
 #[derive(Debug, Clone, Copy)]
 struct Triangle {
     corners: [Point<3>; 3],
-    area: f64,
+    /// Pieces along each side at level 0 (set when the pieces are made).
+    split: u32,
+    /// The triangle's area over `split²`.
+    piece_area: f64,
 }
 
 impl Triangle {
@@ -367,7 +435,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
     fn new(sampler: &'a SurfacePoisson, grid: Grid<3, H, C>) -> Self {
         let mesh = &*sampler.mesh;
         let triangles = (0..mesh.triangle_count())
-            .map(|f| Triangle { corners: mesh.corners(f), area: mesh.face_area(f) })
+            .map(|f| Triangle { corners: mesh.corners(f), split: 1, piece_area: mesh.face_area(f) })
             .collect();
         Run {
             sampler,
@@ -386,7 +454,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
     }
 
     fn area(&self, piece: Piece) -> f64 {
-        self.triangles[piece.face as usize].area * power_of_two(-2 * piece.level() as i32)
+        self.triangles[piece.face as usize].piece_area * power_of_two(-2 * piece.level() as i32)
     }
 
     fn add(&mut self, piece: Piece) {
@@ -405,24 +473,23 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         self.faces.len() >= self.sampler.max_points
     }
 
-    /// The pieces of level 0: each triangle split until its pieces' sides are at most
-    /// `face_radius(face)`, the smallest radius over it.
+    /// The pieces of level 0: each triangle split `n` ways along each side, `n` the fewest
+    /// (up to 2^31) that make its pieces' sides at most `face_radius(face)`, the smallest
+    /// radius over it. Pieces of about that diameter are covered by a sample inside them,
+    /// as Ebeida et al.'s cells of side r/√2 are, and any smaller would only add pieces.
     fn start(&mut self, face_radius: &impl Fn(usize) -> f64) {
         let mesh = self.mesh();
-        for &face in mesh.faces() {
-            let [a, b, c] = mesh.corners(face as usize);
-            let longest = length(sub(b, a)).max(length(sub(c, b))).max(length(sub(a, c)));
-            let r = face_radius(face as usize);
-            let mut level = 0;
-            while longest * 0.5f64.powi(level as i32) > r && level < MAX_LEVEL {
-                level += 1;
-            }
-            let n = 1u32 << level;
+        for face in faces_in_space_order(mesh) {
+            let index = face as usize;
+            let n = split(mesh, index, face_radius(index));
+            let triangle = &mut self.triangles[index];
+            triangle.split = n;
+            triangle.piece_area = mesh.face_area(index) / (f64::from(n) * f64::from(n));
             for i in 0..n {
                 for j in 0..n - i {
-                    self.add(Piece { face, i, j, level_down: level << 1 });
+                    self.add(Piece { face, i, j, level_down: 0 });
                     if i + j + 1 < n {
-                        self.add(Piece { face, i, j, level_down: level << 1 | 1 });
+                        self.add(Piece { face, i, j, level_down: 1 });
                     }
                 }
             }
@@ -496,8 +563,10 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         // How many darts ahead a dart's piece is read (its triangle one dart later).
         const AHEAD: u64 = 3;
         const RING: usize = AHEAD as usize + 1;
-        // Counts at the start: a draw past a bucket's current end (a piece retired since)
-        // is a miss, so every active piece keeps the same chance within the phase.
+        // Pieces retired in the phase stay in place, marked, until its end: a draw of one is
+        // a miss, so every active piece keeps the same chance within the phase, and the
+        // buckets keep their order (the faces' order in space, which the refinement's
+        // walks of the grid follow).
         let counts: Vec<usize> = self.buckets.iter().map(|b| b.pieces.len()).collect();
         let bounds: Vec<f64> = self.buckets.iter().map(|b| bucket_bound(b.exponent)).collect();
         let mut cumulative = Vec::with_capacity(counts.len());
@@ -542,7 +611,9 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
             if near > dart && near < drawn {
                 let (b, k) = aim(&ring[near as usize % RING]);
                 if let Some(piece) = self.buckets[b].pieces.get(k) {
-                    std::hint::black_box(self.triangles[piece.face as usize].area);
+                    std::hint::black_box(
+                        self.triangles.get(piece.face as usize).map(|t| t.piece_area),
+                    );
                 }
             }
             if far < drawn {
@@ -552,14 +623,15 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
             self.attempts += 1;
             let words = ring[dart as usize % RING];
             let (b, k) = aim(&words);
-            let Some(&piece) = self.buckets[b].pieces.get(k) else { continue };
-            if fraction_of(words[2]) * bounds[b] >= self.area(piece) {
+            let piece = self.buckets[b].pieces[k];
+            if piece.face == RETIRED || fraction_of(words[2]) * bounds[b] >= self.area(piece) {
                 continue;
             }
             let face = piece.face as usize;
-            let corners = piece.corners();
+            let triangle = &self.triangles[face];
+            let corners = piece.corners(triangle.split);
             let bary = spot(&corners, &words);
-            let p = self.triangles[face].point_at(bary);
+            let p = triangle.point_at(bary);
             let spacing = at(face, bary);
             let rule = self.grid.rule();
             let points = self.grid.points();
@@ -582,15 +654,19 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
             };
             let positions = self.positions(piece, &corners);
             if self.covers(index, &positions, below(face, &corners)) {
-                self.buckets[b].pieces.swap_remove(k);
+                self.buckets[b].pieces[k].face = RETIRED;
                 active -= 1;
             }
+        }
+        for bucket in &mut self.buckets {
+            bucket.pieces.retain(|piece| piece.face != RETIRED);
         }
         (start - active) as f64 / start.max(1) as f64
     }
 
     /// Splits every active piece in four and keeps the halves no single point covers;
-    /// pieces already at [`MAX_LEVEL`] are dropped and counted as unresolved.
+    /// pieces already at their triangle's deepest level are dropped and counted as
+    /// unresolved.
     fn refine(&mut self, below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing) {
         let old = std::mem::take(&mut self.buckets);
         let reach = self.grid.rule().reach();
@@ -601,7 +677,8 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
                 // of a point of the piece, so within reach plus the piece's farthest corner
                 // of its centroid (a triangle lies within that of its centroid). One walk of
                 // the grid for the five tests.
-                let corners = piece.corners();
+                let split = self.triangles[piece.face as usize].split;
+                let corners = piece.corners(split);
                 let positions = self.positions(piece, &corners);
                 let centroid: Point<3> = std::array::from_fn(|i| {
                     (positions[0][i] + positions[1][i] + positions[2][i]) / 3.0
@@ -616,27 +693,95 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
                     near.push(index);
                     false
                 });
-                let covered = |run: &Self, positions: &[Point<3>; 3], below| {
-                    near.iter().any(|&index| run.covers(index, positions, below))
-                };
-                // Covered by a point whose dart missed it: retired whole.
-                if covered(self, &positions, below(piece.face as usize, &corners)) {
+                // The six lattice points of the piece and its children: its corners A, B, C,
+                // then the midpoints of AB, BC and CA, from the children's own corners (the
+                // same numbers as theirs), each point's distances computed once.
+                let face = piece.face as usize;
+                let children = piece.children();
+                let child_corners = children.map(|child| child.corners(split));
+                let [[_, ab, ca], [_, _, bc], _, _] = child_corners;
+                let [mid_ab, mid_bc, mid_ca] = self.positions(piece, &[ab, bc, ca]);
+                let lattice = [positions[0], positions[1], positions[2], mid_ab, mid_bc, mid_ca];
+                let piece_below = below(face, &corners);
+                let child_below = child_corners.map(|corners| below(face, &corners));
+                let rule = self.grid.rule();
+                let points = self.grid.points();
+                let mut piece_covered = false;
+                let mut child_covered = [false; 4];
+                for &index in &near {
+                    let q = points[index as usize];
+                    let d2: [f64; 6] = std::array::from_fn(|l| distance_squared(&lattice[l], &q));
+                    let within =
+                        |[a, b, c]: [usize; 3], s2: f64| d2[a] < s2 && d2[b] < s2 && d2[c] < s2;
+                    // Covered by a point whose dart missed it: retired whole.
+                    if within([0, 1, 2], rule.cover_squared(index, piece_below)) {
+                        piece_covered = true;
+                        break;
+                    }
+                    for (covered, (lattice_corners, below)) in
+                        child_covered.iter_mut().zip(CHILD_CORNERS.into_iter().zip(child_below))
+                    {
+                        *covered |= within(lattice_corners, rule.cover_squared(index, below));
+                    }
+                }
+                if piece_covered {
                     continue;
                 }
-                if piece.level() >= MAX_LEVEL {
+                if piece.level() >= deepest_level(split) {
                     self.unresolved += 1;
                     continue;
                 }
-                for child in piece.children() {
-                    let corners = child.corners();
-                    let positions = self.positions(child, &corners);
-                    if !covered(self, &positions, below(child.face as usize, &corners)) {
+                for (child, covered) in children.into_iter().zip(child_covered) {
+                    if !covered {
                         self.add(child);
                     }
                 }
             }
         }
     }
+}
+
+/// The corners of a piece's four children ([`Piece::children`]) among its six lattice
+/// points: its corners A, B, C (0, 1, 2) and the midpoints of AB, BC, CA (3, 4, 5).
+const CHILD_CORNERS: [[usize; 3]; 4] = [[0, 3, 5], [3, 1, 4], [5, 4, 2], [3, 5, 4]];
+
+/// Marks a piece retired during a phase (no face has this index: a mesh holds fewer than
+/// `u32::MAX` triangles).
+const RETIRED: u32 = u32::MAX;
+
+/// The mesh's faces in the order of their centroids along a Z-order curve over its box
+/// (1024 steps an axis, ties by index): the fill creates its pieces in this order and keeps
+/// it, so that the refinement, which visits every active piece, walks the grid around
+/// neighbouring places one after the other instead of at random.
+fn faces_in_space_order(mesh: &SurfaceMesh) -> Vec<u32> {
+    const STEPS: f64 = 1023.0;
+    let (lower, upper) = mesh.bounds();
+    // A box too wide or too thin for these numbers gives infinite or NaN steps, which the
+    // clamp and `as` turn into the ends or 0: the order is then coarser, never wrong.
+    let scale: [f64; 3] = std::array::from_fn(|i| STEPS / (upper[i] - lower[i]));
+    let spread = |x: u64| {
+        // The ten bits of x, two zero bits between each.
+        let mut x = x & 0x3ff;
+        x = (x | x << 16) & 0x0300_00ff;
+        x = (x | x << 8) & 0x0300_f00f;
+        x = (x | x << 4) & 0x030c_30c3;
+        (x | x << 2) & 0x0924_9249
+    };
+    let mut keyed: Vec<(u64, u32)> = mesh
+        .faces()
+        .iter()
+        .map(|&face| {
+            let [a, b, c] = mesh.corners(face as usize);
+            let key = (0..3).fold(0, |key, i| {
+                let centroid = a[i] / 3.0 + b[i] / 3.0 + c[i] / 3.0;
+                let step = ((centroid - lower[i]) * scale[i]).clamp(0.0, STEPS) as u64;
+                key | spread(step) << i
+            });
+            (key, face)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, face)| face).collect()
 }
 
 /// The barycentric coordinates of the spot a dart's last two words name in the piece with

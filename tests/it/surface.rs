@@ -404,6 +404,20 @@ fn bad_meshes_and_settings_are_errors() {
     assert!(matches!(e, Error::OutOfRange { .. }), "{e}");
     let e = SurfacePoisson::new(mesh.clone(), 1e-6).unwrap_err();
     assert!(matches!(e, Error::TooManyPoints { .. }), "{e}");
+    // A strip 1000 long and 0.001 wide would be cut into 2·10^10 pieces for about 10^5
+    // points: refused, naming the triangle, before any memory is taken.
+    let strip = SurfaceMesh::new(
+        vec![[0.0; 3], [1000.0, 0.0, 0.0], [1000.0, 0.001, 0.0], [0.0, 0.001, 0.0]],
+        vec![[0, 1, 2], [0, 2, 3]],
+    )
+    .unwrap();
+    let e = SurfacePoisson::new(strip.clone(), 0.01).unwrap_err();
+    assert!(matches!(e, Error::ThinTriangles { triangle: 0, .. }), "{e}");
+    assert!(message(e).contains("triangle 0 is 1000"));
+    // At a radius of 2, its 5·10^5 pieces are allowed (under 2^24), though they are 500
+    // a point, and the strip is filled end to end.
+    let points = SurfacePoisson::new(strip, 2.0).unwrap().fill_seeded(1);
+    assert!(points.len() >= 250 && points.unresolved == 0, "{}", points.len());
     // A texture needs UVs; per-vertex densities one per vertex.
     let texture = SurfaceDensity::texture(1, 1, vec![0.5], DensityMapping::Lerp, 0.1, 0.2).unwrap();
     assert!(SurfacePoisson::with_density(mesh.clone(), texture, PairRule::Max).is_err());
