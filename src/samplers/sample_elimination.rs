@@ -512,6 +512,13 @@ fn run_queue<const D: usize>(
         let Some(k) = queue.pop() else { break };
         eliminated.push(k as u32);
         if kept {
+            // The heaviest now is likely the next to go (unless one of k's neighbours was
+            // it): its row is read while k's neighbours are lightened, so that the cache
+            // miss overlaps their work. The value means nothing.
+            if let Some(next) = queue.peek() {
+                let first = start[next] as usize;
+                std::hint::black_box(neighbour.get(first));
+            }
             let range = start[k] as usize..start[k + 1] as usize;
             for (&j, &w) in neighbour[range.clone()].iter().zip(&weights[range]) {
                 queue.decrease(j as usize, w);
@@ -620,6 +627,12 @@ impl Tournament {
             }
         }
         best
+    }
+
+    /// The heaviest item, left in place.
+    fn peek(&self) -> Option<usize> {
+        let &(w, top) = self.level.last()?.first()?;
+        (w != f64::NEG_INFINITY).then_some(top as usize)
     }
 
     /// Removes and returns the heaviest item.
