@@ -272,9 +272,8 @@ fn split(mesh: &SurfaceMesh, face: usize, r: f64) -> u32 {
 }
 
 /// Refuses a mesh whose level-0 pieces at radius `r` (the smallest, which makes the most;
-/// `splits` are its faces' splits at it)
-/// would pass [`PIECES_PER_POINT`] times the points it can hold and
-/// [`PIECES_ALWAYS_ALLOWED`].
+/// `splits` are its faces' splits at it) would pass [`PIECES_PER_POINT`] times the `points`
+/// it can hold and [`PIECES_ALWAYS_ALLOWED`].
 fn check_pieces(mesh: &SurfaceMesh, splits: &[u32], r: f64, points: f64) -> Result<(), Error> {
     let mut total = 0.0;
     let mut worst = (0.0, 0);
@@ -344,8 +343,8 @@ impl Covering for FieldRule {
 }
 
 /// A piece of a triangle split `n` ways at level 0: at level L the triangle's barycentric
-/// square `(b1, b2)` is a lattice of step `1/(n·2^L)`; an *up* piece has corners `(i, j), (i+1, j), (i, j+1)` (in lattice
-/// steps), a *down* piece `(i+1, j), (i, j+1), (i+1, j+1)`.
+/// square `(b1, b2)` is a lattice of step `1/(n·2^L)`; an *up* piece has corners `(i, j),
+/// (i+1, j), (i, j+1)` (in lattice steps), a *down* piece `(i+1, j), (i, j+1), (i+1, j+1)`.
 #[derive(Debug, Clone, Copy)]
 struct Piece {
     face: u32,
