@@ -55,7 +55,13 @@ pub(crate) struct GridLayout<const D: usize> {
     pub(super) key_count: u64,
     /// The memory the grid's per-cell arrays may take, in bytes.
     pub(super) dense_limit: usize,
+    /// For a layout in bricks ([`bricked`](Self::bricked)), the key stride of a brick along
+    /// each axis; `None` for the linear order.
+    bricks: Option<[u64; D]>,
 }
+
+/// Cells along each axis of a brick: 2^3.
+const BRICK_BITS: u32 = 3;
 
 impl<const D: usize> GridLayout<D> {
     /// Lays out a grid of the given resolution over `domain` for the conflict `rule`: cells
@@ -214,6 +220,53 @@ impl<const D: usize> GridLayout<D> {
             dense,
             key_count,
             dense_limit: dense_limit_bytes,
+            bricks: None,
+        }
+    }
+
+    /// Cells of side `target_side` over a closed box, as [`new`](Self::new) lays them out,
+    /// with no neighbour offsets (the queries walk with
+    /// [`any_key_within`](Self::any_key_within)) and the keys in bricks of 8^D cells: the
+    /// cells of a brick consecutive, the bricks in linear order. The cells around a point
+    /// then lie in one or a few bricks, a few cache lines and one memory page, rather than a
+    /// row, a plane and more apart (a surface's fill, whose points the dense array holds
+    /// thinly: 5% faster at 10^6 points). With no offsets the neighbour queries of the other
+    /// storages find nothing here, so the order cannot be misread by them.
+    pub(crate) fn bricked(
+        domain: &Domain<D>,
+        target_side: f64,
+        dense_limit_bytes: usize,
+    ) -> Result<Self, Error> {
+        debug_assert!(!domain.is_periodic());
+        let mut layout = Self::new(domain, target_side, 0.0, dense_limit_bytes)?;
+        let size = 1u64 << BRICK_BITS;
+        let mut strides = [0u64; D];
+        let mut count: u64 = 1 << (BRICK_BITS * D as u32);
+        for i in (0..D).rev() {
+            strides[i] = count;
+            count = layout.cells[i].div_ceil(size).saturating_mul(count);
+        }
+        if count == u64::MAX {
+            return Err(Error::GridTooLarge { cells: count as f64 });
+        }
+        layout.bricks = Some(strides);
+        layout.key_count = count;
+        layout.key_base = 0;
+        layout.dense = count
+            .checked_mul(std::mem::size_of::<u32>() as u64)
+            .is_some_and(|bytes| bytes <= dense_limit_bytes as u64);
+        Ok(layout)
+    }
+
+    /// Axis `i`'s share of the key of a cell `c` cells along it (in range).
+    #[inline(always)]
+    fn key_share(&self, i: usize, c: u64) -> u64 {
+        match &self.bricks {
+            None => c * self.strides[i],
+            Some(bricks) => {
+                let low = c & ((1 << BRICK_BITS) - 1);
+                (c >> BRICK_BITS) * bricks[i] + (low << (BRICK_BITS * (D - 1 - i) as u32))
+            }
         }
     }
 
@@ -281,11 +334,12 @@ impl<const D: usize> GridLayout<D> {
     /// The linear key of a cell (in range along every axis).
     #[inline]
     pub(super) fn key_of(&self, cell: &[u64; D]) -> u64 {
-        (0..D).fold(self.key_base, |key, i| key + cell[i] * self.strides[i])
+        (0..D).fold(self.key_base, |key, i| key + self.key_share(i, cell[i]))
     }
 
     /// The cell of a key (a key of the box's cells, not of the padding around a closed box).
     pub(crate) fn cell_of_key(&self, key: u64) -> [u64; D] {
+        assert!(self.bricks.is_none(), "cell_of_key on a layout in bricks");
         let mut rest = key;
         std::array::from_fn(|i| {
             let padded = rest / self.strides[i];
@@ -446,7 +500,7 @@ impl<const D: usize> GridLayout<D> {
         for i in 0..D {
             let n = self.cells[i] as i64;
             for (c, j) in (first[i]..=last[i]).enumerate() {
-                key_share[i][c] = j.rem_euclid(n) as u64 * self.strides[i];
+                key_share[i][c] = self.key_share(i, j.rem_euclid(n) as u64);
                 // A whole axis adds nothing to the bound (0 leaves the sum as it was).
                 if !whole[i] {
                     let gap = (j as f64 - at[i]).max(at[i] - (j + 1) as f64);
@@ -985,5 +1039,47 @@ mod tests {
     fn periodic_offsets_visit_each_cell_once() {
         let offsets = neighbour_offsets::<2>(&[0.5; 2], 1.0, &[2, 2], true, Order::NearestFirst);
         assert_eq!(offsets.len(), 4);
+    }
+
+    /// A layout in bricks numbers every cell of the box with its own key below its key
+    /// count (bricks cut by the box's faces included), and its walk visits the cells the
+    /// linear layout's walk visits, in the same order, at every reach and point tried.
+    #[test]
+    fn bricks_number_each_cell_once_and_walk_the_same_cells() {
+        let domain =
+            Domain::<3>::from_origin_and_extent([-0.2, 0.1, 0.0], [1.0, 0.6, 1.3]).unwrap();
+        let side = 0.07;
+        let linear = GridLayout::new(&domain, side, 0.0, usize::MAX).unwrap();
+        let bricked = GridLayout::bricked(&domain, side, usize::MAX).unwrap();
+        assert_eq!(bricked.cells, linear.cells);
+        assert!(bricked.cells.iter().any(|&n| n % 8 != 0), "a brick cut by a face");
+        let mut cell_of = std::collections::HashMap::new();
+        for x in 0..linear.cells[0] {
+            for y in 0..linear.cells[1] {
+                for z in 0..linear.cells[2] {
+                    let key = bricked.key_of(&[x, y, z]);
+                    assert!(key < bricked.key_count);
+                    assert!(cell_of.insert(key, [x, y, z]).is_none(), "key {key} twice");
+                }
+            }
+        }
+        let mut rng = crate::rng::rng_from_seed(4);
+        for _ in 0..300 {
+            let p: Point<3> = std::array::from_fn(|i| {
+                domain.origin()[i]
+                    + (crate::rng::uniform01(&mut rng) * 1.4 - 0.2) * domain.extent()[i]
+            });
+            let reach = 0.3 * crate::rng::uniform01(&mut rng);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            linear.any_key_within(&p, reach, f64::INFINITY, |key| {
+                a.push(linear.cell_of_key(key));
+                false
+            });
+            bricked.any_key_within(&p, reach, f64::INFINITY, |key| {
+                b.push(cell_of[&key]);
+                false
+            });
+            assert_eq!(a, b, "{p:?} {reach}");
+        }
     }
 }

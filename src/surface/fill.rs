@@ -158,14 +158,15 @@ impl SurfacePoisson {
         let domain = Domain::from_origin_and_extent(lower.map(|x| x - rmax), sides)?;
         // Cells twice the reach: a query walks the about 8 of the 27 around a point that
         // come within reach of it (the surface passes through few of them), in a table a
-        // sixth the size of one with cells of the reach.
+        // sixth the size of one with cells of the reach, keyed in bricks so that those cells
+        // lie close in memory.
         let (reach, limit) = match &radius {
             Radius::Constant(r) => (ConstantRadius::new(*r).reach(), DENSE_GRID_LIMIT),
             Radius::Density(_, rule) => {
                 (FieldRule::new(*rule, rmin, rmax, None).reach(), DENSE_GRID_LIMIT / 5 * 4)
             }
         };
-        let layout = GridLayout::new(&domain, 2.0 * reach, reach, limit)?;
+        let layout = GridLayout::bricked(&domain, 2.0 * reach, limit)?;
         let order = Arc::new(faces_in_space_order(&mesh));
         Ok(SurfacePoisson {
             mesh,
