@@ -637,12 +637,9 @@ impl Tournament {
 
     /// Removes and returns the heaviest item.
     fn pop(&mut self) -> Option<usize> {
-        let &(w, top) = self.level.last()?.first()?;
-        if w == f64::NEG_INFINITY {
-            return None;
-        }
-        self.set(top as usize, f64::NEG_INFINITY);
-        Some(top as usize)
+        let top = self.peek()?;
+        self.set(top, f64::NEG_INFINITY);
+        Some(top)
     }
 
     /// Lowers item's weight by `amount` (≥ 0); popped items are left alone.

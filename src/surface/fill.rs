@@ -253,10 +253,15 @@ const PIECES_PER_POINT: usize = 64;
 /// The level-0 pieces allowed whatever the points (2^24, 256 MiB of pieces).
 const PIECES_ALWAYS_ALLOWED: f64 = (1u64 << 24) as f64;
 
+/// The lengths of the sides of triangle `face`.
+fn side_lengths(mesh: &SurfaceMesh, face: usize) -> [f64; 3] {
+    let [a, b, c] = mesh.corners(face);
+    [length(sub(b, a)), length(sub(c, b)), length(sub(a, c))]
+}
+
 /// The longest side of triangle `face`.
 fn longest_side(mesh: &SurfaceMesh, face: usize) -> f64 {
-    let [a, b, c] = mesh.corners(face);
-    length(sub(b, a)).max(length(sub(c, b))).max(length(sub(a, c)))
+    side_lengths(mesh, face).into_iter().fold(0.0, f64::max)
 }
 
 /// How many ways the fill splits each side of triangle `face` at level 0: the fewest (up to
@@ -311,8 +316,7 @@ fn points_bound(mesh: &SurfaceMesh, r: f64) -> f64 {
         .faces()
         .iter()
         .map(|&f| {
-            let [a, b, c] = mesh.corners(f as usize);
-            let perimeter = length(sub(b, a)) + length(sub(c, b)) + length(sub(a, c));
+            let perimeter: f64 = side_lengths(mesh, f as usize).iter().sum();
             (mesh.face_area(f as usize) + perimeter * h) / disk + 1.0
         })
         .sum();
