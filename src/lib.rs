@@ -96,8 +96,9 @@ pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Progress, Sampler, StopReason, Watch};
 pub use samplers::{
     BestCandidate, BestCandidateBuilder, Bridson, BridsonBuilder, BridsonFill, CandidateDistance,
-    DartThrowing, DartThrowingBuilder, Fpo, FpoBuilder, FpoMove, FpoOptimizer, GaussianBlueNoise,
-    GaussianBlueNoiseBuilder, Halton, HaltonBuilder, JitteredGrid, JitteredGridBuilder, Lloyd,
-    LloydBuilder, Maximal, MaximalBuilder, Pmj02, Pmj02Builder, SampleElimination,
-    SampleEliminationBuilder, Sobol, SobolBuilder, VoronoiCell, WhiteNoise, WhiteNoiseBuilder,
+    DartThrowing, DartThrowingBuilder, Fpo, FpoBuilder, FpoMove, FpoOptimizer, FrontOrder,
+    GaussianBlueNoise, GaussianBlueNoiseBuilder, Halton, HaltonBuilder, JitteredGrid,
+    JitteredGridBuilder, Lloyd, LloydBuilder, Maximal, MaximalBuilder, Pmj02, Pmj02Builder,
+    SampleElimination, SampleEliminationBuilder, Sobol, SobolBuilder, VoronoiCell, WhiteNoise,
+    WhiteNoiseBuilder,
 };

@@ -45,7 +45,7 @@ pub use snapshot::Snapshot;
 
 use crate::config::{Builder, Capabilities};
 use crate::domain::Domain;
-use crate::engine::front::{self, Grown, Rules, Space, Verdict};
+use crate::engine::front::{self, FrontOrder, Grown, Rules, Space, Verdict};
 use crate::engine::scan::{Scan, ScanRules};
 use crate::engine::shell::FineShell;
 use crate::error::Error;
@@ -766,7 +766,11 @@ impl<const D: usize> PoissonSet<D> {
         report: &mut FillReport,
         rng: &mut R,
     ) -> Result<(), StopReason> {
-        let rules = Rules { attempts: self.attempts, shell: FineShell::default() };
+        let rules = Rules {
+            attempts: self.attempts,
+            shell: FineShell::default(),
+            order: FrontOrder::Uniform,
+        };
         let limit = self.max_points;
         let watch = self.watch.clone();
         let within = InBox { domain: self.domain, area };

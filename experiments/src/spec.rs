@@ -33,8 +33,8 @@ use clap::{Args, CommandFactory, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
 use poisson_nd::{
     BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, DynSampler, Error, Fpo,
-    GaussianBlueNoise, GridResolution, Halton, JitteredGrid, Lloyd, Maximal, Pmj02, PointSet,
-    SampleElimination, Sampler, Sobol, WhiteNoise,
+    FrontOrder, GaussianBlueNoise, GridResolution, Halton, JitteredGrid, Lloyd, Maximal, Pmj02,
+    PointSet, SampleElimination, Sampler, Sobol, WhiteNoise,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
@@ -86,6 +86,10 @@ pub enum SamplerSpec {
     /// Gaussian blue noise (Ahmed, Ren & Wonka 2022): white noise descending the energy of
     /// Gaussian repulsions, any dimension (count-driven).
     GaussianBlueNoise(GaussianBlueNoiseParams),
+    /// Bridson's algorithm, each step around one of the 16 newest active points: the same
+    /// guarantees, other points, faster where the grid outgrows the caches. (Last, so that
+    /// the samplers before it keep their colours in the figures.)
+    BridsonRecent(BridsonParams),
 }
 
 /// Bridson's parameters.
@@ -285,6 +289,7 @@ impl SamplerSpec {
             SamplerSpec::Fpo(IterationParams::default()),
             SamplerSpec::Lloyd(IterationParams::default()),
             SamplerSpec::GaussianBlueNoise(GaussianBlueNoiseParams::default()),
+            SamplerSpec::BridsonRecent(BridsonParams::default()),
         ]
     }
 
@@ -293,6 +298,7 @@ impl SamplerSpec {
     pub fn name(&self) -> &'static str {
         match self {
             SamplerSpec::Bridson(_) => "bridson",
+            SamplerSpec::BridsonRecent(_) => "bridson-recent",
             SamplerSpec::ChunkedBridson(_) => "chunked-bridson",
             SamplerSpec::DartThrowing(_) => "dart-throwing",
             SamplerSpec::DartThrowingGrid(_) => "dart-throwing-grid",
@@ -317,7 +323,7 @@ impl SamplerSpec {
     /// the library, never restated here.
     pub fn capabilities(&self) -> Capabilities {
         match self {
-            SamplerSpec::Bridson(_) => Bridson::<1>::CAPABILITIES,
+            SamplerSpec::Bridson(_) | SamplerSpec::BridsonRecent(_) => Bridson::<1>::CAPABILITIES,
             SamplerSpec::ChunkedBridson(_) => ChunkedBridson::<1>::CAPABILITIES,
             SamplerSpec::DartThrowing(_) | SamplerSpec::DartThrowingGrid(_) => {
                 DartThrowing::<1>::CAPABILITIES
@@ -395,7 +401,9 @@ impl SamplerSpec {
             _ => Ok(()),
         };
         match self {
-            SamplerSpec::Bridson(p) => at_least_one("k", p.k.map(u64::from)),
+            SamplerSpec::Bridson(p) | SamplerSpec::BridsonRecent(p) => {
+                at_least_one("k", p.k.map(u64::from))
+            }
             SamplerSpec::ChunkedBridson(p) => {
                 at_least_one("k", p.k.map(u64::from))?;
                 at_least_one("threads", p.threads.map(|t| t as u64))?;
@@ -480,8 +488,11 @@ impl SamplerSpec {
         let field_rmin = setup.field.as_ref().map(|(field, _)| field.bounds().0);
         let radius = || radius.or(field_rmin).ok_or(BuildError::MissingRadius(self.name()));
         let sampler: Box<dyn DynSampler<D>> = match self {
-            SamplerSpec::Bridson(p) => {
+            SamplerSpec::Bridson(p) | SamplerSpec::BridsonRecent(p) => {
                 let mut b = configure(Bridson::builder(domain, radius()?), max_points, setup);
+                if let SamplerSpec::BridsonRecent(_) = self {
+                    b = b.with_front_order(FrontOrder::Recent);
+                }
                 if let Some(k) = p.k {
                     b = b.with_attempts(k);
                 }
@@ -762,6 +773,7 @@ mod tests {
     fn every_parameter_is_a_toml_key_and_a_flag() {
         let expected: &[(&str, &[&str])] = &[
             ("bridson", &["k", "grid"]),
+            ("bridson-recent", &["k", "grid"]),
             ("chunked-bridson", &["k", "chunk_size", "threads"]),
             ("dart-throwing", &["max_misses"]),
             ("best-candidate", &["candidates", "growing_candidates"]),

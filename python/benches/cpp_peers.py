@@ -21,7 +21,11 @@ resident set (`getrusage` of the child).
 
     python python/benches/cpp_peers.py --thinks03 /path/to/pds-v0.3 \\
         --tph /path/to/poisson-disk-sampling --cy /path/to/cyCodeBase [--rounds 3] \\
-        [--only 2d,3d,se,2d-cores,3d-cores] [--threads N] [--se-n 1000000] [--experiments BIN]
+        [--only 2d,3d,2d-recent,3d-recent,se,2d-cores,3d-cores] [--threads N] [--se-n 1000000]
+        [--experiments BIN]
+
+`2d-recent` and `3d-recent` run `sample bridson-recent` (the front worked among its newest
+points: other points than `bridson`, the same guarantees) on the same workloads.
 
 `2d-cores` and `3d-cores` run chunked Bridson (`sample chunked-bridson`) on one thread and on
 `--threads` (default: all cores) beside the peers on one core, and print the speed-up of the
@@ -186,7 +190,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="cpp-peers-"))
     workloads: list[tuple[str, list[str], list[tuple[str, list[str]]]]] = []
     tph = thinks03 = cy = None
-    bridson = {"2d", "3d", "2d-cores", "3d-cores"}
+    bridson = {"2d", "3d", "2d-recent", "3d-recent", "2d-cores", "3d-cores"}
     if args.tph is not None and only & bridson:
         header = args.tph / "include"
         if not (header / "thinks" / "tph_poisson.h").exists():
@@ -203,12 +207,17 @@ def main() -> None:
         cy = build(CY_DRIVER, ".cpp", [os.environ.get("CXX", "c++"), "-std=c++17"], args.cy, work)
     ours = str(args.experiments)
     out = str(work / "points.npy")
+    # Bridson as pinned (`2d`, `3d`) and with the front worked among its newest points
+    # (`2d-recent`, `3d-recent`: the sampler bridson-recent, other points).
     for dims, radius in (("2d", RADIUS_2D), ("3d", RADIUS_3D)):
-        if dims in only:
+        for key, sampler, note in ((dims, "bridson", ""),
+                                   (f"{dims}-recent", "bridson-recent", ", recent front")):
+            if key not in only:
+                continue
             d = dims[0]
             workloads.append((
-                f"Bridson {d}D, r = {radius}",
-                [ours, "sample", "bridson", "--dim", d, "--radius", str(radius), "--seed", "1",
+                f"Bridson {d}D{note}, r = {radius}",
+                [ours, "sample", sampler, "--dim", d, "--radius", str(radius), "--seed", "1",
                  "--out", out],
                 [(label, [str(binary), d, str(radius)])
                  for label, binary in (("thinks 0.3 (C++)", thinks03), ("tph_poisson 0.4 (C)", tph))

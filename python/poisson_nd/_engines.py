@@ -238,9 +238,9 @@ class Bridson(_RadiusDriven):
     """Bridson's algorithm, exact in every dimension: no two points closer than ``radius``
     (or the distance a radius ``field`` gives a pair), filling the box. ``k`` candidates per
     active point (default 30); ``grid`` "coarse" (cells of side r, default) or "fine" (r/√d)
-    changes only the speed."""
-
-    name = "bridson"
+    changes only the speed. ``front`` "uniform" (default, Bridson's rule) works around any
+    active point; "recent" around one of the 16 newest: the same guarantees, other points,
+    faster where the grid outgrows the caches (sampler ``bridson-recent``)."""
 
     def __init__(
         self,
@@ -250,6 +250,7 @@ class Bridson(_RadiusDriven):
         field: Optional[Field] = None,
         k: Optional[int] = None,
         grid: Optional[str] = None,
+        front: str = "uniform",
         l_bounds: Bounds = None,
         u_bounds: Bounds = None,
         periodic: bool = False,
@@ -257,10 +258,17 @@ class Bridson(_RadiusDriven):
         max_points: Optional[int] = None,
         rng: SeedLike = None,
     ) -> None:
+        if front not in ("uniform", "recent"):
+            raise ValueError(f"front must be 'uniform' or 'recent', got {front!r}")
+        self.front = front
+        self.name = "bridson-recent" if front == "recent" else "bridson"
         _radius_or_field(radius, field, self.name, True)
         super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
                          max_points=max_points, rng=rng, radius=radius, field=field,
                          params={"k": k, "grid": grid})
+
+    def _repr_params(self) -> list[str]:
+        return super()._repr_params() + (["front='recent'"] if self.front == "recent" else [])
 
 
 class ChunkedBridson(_RadiusDriven):

@@ -36,6 +36,8 @@ CASES = [
       "--box", "1,2,1", "--origin", "-1,0,5"],
      lambda: pnd.ChunkedBridson(3, 0.05, rng=2, threads=2, l_bounds=[-1, 0, 5],
                                 u_bounds=[0, 2, 6]).fill_space()),
+    (["bridson-recent", "--dim", 3, "--radius", 0.08, "--seed", 5],
+     lambda: pnd.Bridson(3, 0.08, front="recent", rng=5).fill_space()),
     (["dart-throwing", "--dim", 2, "--radius", 0.05, "--seed", 8],
      lambda: pnd.DartThrowing(2, 0.05, rng=8).fill_space()),
     (["dart-throwing", "--dim", 3, "--radius", 0.1, "--seed", 8, "--periodic"],

@@ -19,6 +19,7 @@ MAXIMAL_RADIUS = {1: 0.002, 2: 0.03, 3: 0.08, 4: 0.2, 5: 0.35, 6: 0.65}
 RADIUS_ENGINES = {
     "bridson": lambda d, r, **kw: pnd.Bridson(d, r, **kw),
     "bridson-fine": lambda d, r, **kw: pnd.Bridson(d, r, grid="fine", **kw),
+    "bridson-recent": lambda d, r, **kw: pnd.Bridson(d, r, front="recent", **kw),
     "chunked-bridson": lambda d, r, **kw: pnd.ChunkedBridson(d, r, threads=2, **kw),
     "dart-throwing": lambda d, r, **kw: pnd.DartThrowing(d, r, **kw),
     "dart-throwing-grid": lambda d, r, **kw: pnd.DartThrowing(d, r, grid=True, **kw),
@@ -419,6 +420,11 @@ def test_repr_and_attributes():
     np.testing.assert_array_equal(engine.u_bounds, [1, 2])
     assert "grid=True" in repr(pnd.DartThrowing(2, 0.1, grid=True))
     assert pnd.DartThrowing(2, 0.1, grid=True).name == "dart-throwing-grid"
+    recent = pnd.Bridson(2, 0.1, front="recent", rng=1)
+    assert recent.name == "bridson-recent" and "front='recent'" in repr(recent)
+    assert "front" not in repr(pnd.Bridson(2, 0.1, front="uniform"))
+    with pytest.raises(ValueError, match="front must be 'uniform' or 'recent', got 'newest'"):
+        pnd.Bridson(2, 0.1, front="newest")
     assert "randomized=True" in repr(pnd.Halton(2, randomized=True))
     assert pnd.MAX_DIM == 8 and pnd.MAX_POINTS == 10**8
 

@@ -13,8 +13,8 @@
 
 use super::cells::{CellKey, CellShape, Cells, stratum};
 use crate::domain::Domain;
-use crate::engine::front::Rules;
 use crate::engine::front::{self, Space};
+use crate::engine::front::{FrontOrder, Rules};
 use crate::engine::scan::{Scan, ScanRules};
 use crate::engine::shell::PairedShell;
 use crate::engine::space::DiskSpace;
@@ -156,7 +156,7 @@ impl RunSettings {
     pub(crate) fn new(radius: f64, attempts: u32) -> Self {
         RunSettings {
             radius,
-            rules: Rules { attempts, shell: PairedShell::default() },
+            rules: Rules { attempts, shell: PairedShell::default(), order: FrontOrder::Uniform },
             resolution: GridResolution::default(),
             dense_grid_limit: crate::grid::Tuning::default().dense_grid_limit(),
         }

@@ -1,8 +1,9 @@
 //! The active front of Bridson's algorithm: the one loop every Poisson-disk fill runs.
 //!
-//! A front is a list of active points. A step picks one uniformly, draws up to `k` candidates
-//! in the shell around it ([`ShellDraw`]) and asks the [`Space`] about each; the first the
-//! space accepts is stored and becomes active, and when all `k` fail the point retires. What
+//! A front is a list of active points. A step picks one (uniformly, or among the newest:
+//! [`FrontOrder`]), draws up to `k` candidates in the shell around it ([`ShellDraw`]) and
+//! asks the [`Space`] about each; the first the space accepts is stored and becomes active,
+//! and when all `k` fail the point retires. What
 //! "accepted" means — inside the region, no stored point too close under the conflict rule,
 //! the radius the field gives there — is the space's business: a grid with its rule for
 //! [`Bridson`](crate::Bridson) and the chunk cells, the class grids of a scatter, the
@@ -61,13 +62,66 @@ pub(crate) trait Space<const D: usize> {
     }
 }
 
-/// How a front draws: the candidates per active point and the shell they come from.
+/// Which active point a step of the front works around.
+///
+/// Both orders keep every guarantee of the fill (no pair closer than the radius, the same
+/// stopping rule); they give different points for a seed, of the same quality within the
+/// noise (docs/algorithms.md, "The front's order").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum FrontOrder {
+    /// Any active point, uniformly: Bridson's rule, and the order the value pins rest on.
+    #[default]
+    Uniform,
+    /// One of the [`RECENT_WINDOW`] newest active points, uniformly. Consecutive steps then
+    /// work in one neighbourhood, whose grid cells and points are still in the caches: about
+    /// 1.3× faster in 3D at 10⁶ points and 1.05× in 2D (docs/performance.md).
+    Recent,
+}
+
+/// The newest active points among which [`FrontOrder::Recent`] picks: 4 and 64 were as fast
+/// at 10⁶ points in 3D; 1 (always the newest) was slower.
+pub const RECENT_WINDOW: usize = 16;
+
+impl FrontOrder {
+    /// The slot of the active point a step works around, in an active list of `len > 0`
+    /// points kept in the order they joined (a retired point's slot takes the newest).
+    #[inline(always)]
+    fn pick<R: Rng + ?Sized>(self, len: usize, rng: &mut R) -> usize {
+        match self {
+            FrontOrder::Uniform => uniform_index(rng, len),
+            FrontOrder::Recent => len - 1 - uniform_index(rng, len.min(RECENT_WINDOW)),
+        }
+    }
+}
+
+impl crate::choice::Choice for FrontOrder {
+    const ALL: &'static [Self] = &[FrontOrder::Uniform, FrontOrder::Recent];
+
+    fn name(self) -> &'static str {
+        match self {
+            FrontOrder::Uniform => "uniform",
+            FrontOrder::Recent => "recent",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            FrontOrder::Uniform => "any active point, uniformly (Bridson's rule)",
+            FrontOrder::Recent => "one of the 16 newest active points: faster, other points",
+        }
+    }
+}
+
+/// How a front draws: the candidates per active point, the shell they come from and the
+/// order in which active points are worked.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Rules<S> {
     /// Candidates tried around an active point before it retires (`k`, at least 1).
     pub(crate) attempts: u32,
     /// The shell draw.
     pub(crate) shell: S,
+    /// Which active point a step picks.
+    pub(crate) order: FrontOrder,
 }
 
 /// What one step did.
@@ -81,7 +135,7 @@ pub(crate) enum Step {
     Gone,
 }
 
-/// One step around a uniformly chosen active point (there must be one). `count` grows by the
+/// One step around an active point chosen by the rules' order (there must be one). `count` grows by the
 /// candidates drawn. An error leaves the chosen point active and stores nothing.
 #[inline(always)]
 pub(crate) fn step<const D: usize, S, H, R>(
@@ -96,7 +150,7 @@ where
     H: ShellDraw<D>,
     R: Rng + ?Sized,
 {
-    let slot = uniform_index(rng, active.len());
+    let slot = rules.order.pick(active.len(), rng);
     let id = active[slot];
     let Some((centre, r)) = space.get(id) else {
         active.swap_remove(slot);

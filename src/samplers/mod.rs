@@ -19,7 +19,7 @@ pub mod white_noise;
 
 pub use best_candidate::{BestCandidate, BestCandidateBuilder, BestCandidateOptions};
 pub use bridson::{
-    Bridson, BridsonBuilder, BridsonFill, BridsonOptions, CandidateDistance, FillStep,
+    Bridson, BridsonBuilder, BridsonFill, BridsonOptions, CandidateDistance, FillStep, FrontOrder,
 };
 pub use dart_throwing::{DartThrowing, DartThrowingBuilder, DartThrowingOptions};
 pub use fpo::{Fpo, FpoBuilder, FpoMove, FpoOptimizer, FpoOptions};

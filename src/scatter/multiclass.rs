@@ -14,7 +14,7 @@
 use super::{BaseRadius, ClassPoints, Scatter, ScatterBuilder, ScatterPoints};
 use crate::config::{check_point_budget, check_point_limit};
 use crate::domain::Domain;
-use crate::engine::front::{self, Grown, Rules, Space, Verdict};
+use crate::engine::front::{self, FrontOrder, Grown, Rules, Space, Verdict};
 use crate::engine::scan::Scan;
 use crate::engine::shell::SingleShell;
 use crate::error::Error;
@@ -507,7 +507,8 @@ fn fill_class<H: CellHeads>(
         Err(error) => return Err(error),
     };
     let mut scan = Scan::for_region(shape.sampling(), run.rmin);
-    let rules = Rules { attempts: run.attempts, shell: SingleShell::default() };
+    let rules =
+        Rules { attempts: run.attempts, shell: SingleShell::default(), order: FrontOrder::Uniform };
     let mut space = ClassSpace { run, own, earlier, excluded };
     let mut active: Vec<u32> = Vec::new();
     let mut candidates = 0;

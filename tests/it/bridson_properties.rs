@@ -1,7 +1,7 @@
 //! Property tests over random boxes, origins, radii and seeds: Bridson's invariants hold for
 //! every configuration, checked against a brute-force oracle.
 
-use poisson_nd::{Bridson, Domain, FillSampler, Sampler, WhiteNoise};
+use poisson_nd::{Bridson, Domain, FillSampler, FrontOrder, Sampler, WhiteNoise};
 use proptest::prelude::*;
 use testkit::oracle::close_pair;
 
@@ -25,16 +25,22 @@ fn config<const D: usize>() -> impl Strategy<Value = (Domain<D>, f64, u64)> {
         })
 }
 
+/// Both orders of the front keep every invariant.
 fn bridson_invariants<const D: usize>(domain: Domain<D>, radius: f64, seed: u64) {
-    let sampler = Bridson::new(domain, radius).expect("valid configuration");
-    let set = sampler.fill_seeded(seed);
-    assert!(!set.is_empty());
-    for p in &set.points {
-        assert!(domain.contains(p), "{p:?} outside {domain:?}");
+    for order in [FrontOrder::Uniform, FrontOrder::Recent] {
+        let sampler = Bridson::builder(domain, radius)
+            .with_front_order(order)
+            .build()
+            .expect("valid configuration");
+        let set = sampler.fill_seeded(seed);
+        assert!(!set.is_empty());
+        for p in &set.points {
+            assert!(domain.contains(p), "{order:?}: {p:?} outside {domain:?}");
+        }
+        let pair = close_pair(&domain, &set.points, radius);
+        assert!(pair.is_none(), "{order:?}: pair closer than {radius} in {domain:?}: {pair:?}");
+        assert_eq!(set.points, sampler.fill_seeded(seed).points, "{order:?}: not deterministic");
     }
-    let pair = close_pair(&domain, &set.points, radius);
-    assert!(pair.is_none(), "pair closer than {radius} in {domain:?}: {pair:?}");
-    assert_eq!(set.points, sampler.fill_seeded(seed).points, "not deterministic");
 }
 
 proptest! {

@@ -5,8 +5,9 @@
 //! The literals are Rust's shortest round-trip forms, so `==` compares exact bits.
 
 use poisson_nd::{
-    BestCandidate, Bridson, DartThrowing, Domain, Fpo, GaussianBlueNoise, GridResolution, Halton,
-    JitteredGrid, Lloyd, Maximal, Pmj02, Point, SampleElimination, Sampler, Sobol, WhiteNoise,
+    BestCandidate, Bridson, DartThrowing, Domain, FillSampler, Fpo, FrontOrder, GaussianBlueNoise,
+    GridResolution, Halton, JitteredGrid, Lloyd, Maximal, Pmj02, Point, SampleElimination, Sampler,
+    Sobol, WhiteNoise,
 };
 
 fn unit<const D: usize>() -> Domain<D> {
@@ -29,6 +30,29 @@ fn bridson_2d() {
             [0.5185751734458449, 0.34210402042175186],
         ],
     );
+}
+
+#[test]
+fn bridson_recent_2d() {
+    // The first points are Bridson's as long as all active points are among the newest 16:
+    // the pins are taken further on, with the count of a whole fill.
+    let sampler = Bridson::builder(unit::<2>(), 0.05)
+        .with_front_order(FrontOrder::Recent)
+        .build()
+        .expect("valid");
+    let set = sampler.fill_seeded(42);
+    assert_eq!(set.len(), 257, "bridson-recent 2D: the count of seed 42 changed");
+    assert_pinned(
+        "bridson-recent 2D",
+        &set.points[100..103],
+        &[
+            [0.3386741110280696, 0.6540878470385307],
+            [0.6057660210568998, 0.56116308340373],
+            [0.2886952484649215, 0.49650378002355344],
+        ],
+    );
+    let uniform = sampler.to_builder().with_front_order(FrontOrder::Uniform).build();
+    assert_ne!(uniform.expect("valid").fill_seeded(42).points[100..103], set.points[100..103]);
 }
 
 #[test]

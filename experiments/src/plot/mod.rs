@@ -71,8 +71,9 @@ pub struct PlotError {
 /// colour-blind viewers, then a few more). Chunked Bridson's crimson sits next to Bridson's
 /// blue, and the sequences' green, magenta and teal before the brown, so that the other
 /// samplers kept their colours when they joined; the optimisers (FPO, Lloyd, Gaussian blue
-/// noise) came last, in cyan, salmon and lavender.
-pub const PALETTE: [RGBColor; 17] = [
+/// noise) came last, in cyan, salmon and lavender, and Bridson with the recent front after them,
+/// in a blue of its own.
+pub const PALETTE: [RGBColor; 18] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
     RGBColor(0xC0, 0x14, 0x3C), // crimson
     RGBColor(0x7F, 0x7F, 0x7F), // grey
@@ -90,6 +91,7 @@ pub const PALETTE: [RGBColor; 17] = [
     RGBColor(0x17, 0xBE, 0xCF), // cyan
     RGBColor(0xF0, 0x8A, 0x80), // salmon
     RGBColor(0x9A, 0x6F, 0xE0), // lavender
+    RGBColor(0x3B, 0x4C, 0xC0), // royal blue
 ];
 
 /// Colours of the series that are not samplers (a target curve, the surface samplers), apart

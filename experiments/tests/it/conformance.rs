@@ -233,6 +233,7 @@ macro_rules! conformance {
 // ---- the samplers -------------------------------------------------------------------------
 
 conformance!(bridson_suite, SamplerSpec::Bridson(BridsonParams::default()), n = None);
+conformance!(bridson_recent_suite, SamplerSpec::BridsonRecent(BridsonParams::default()), n = None);
 // Two threads, so that the suite runs the parallel path (the points are the same for any
 // count; experiments/tests/it/sample_chunked_cli.rs compares 1, 2 and 7).
 conformance!(

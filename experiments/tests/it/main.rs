@@ -9,6 +9,7 @@ mod analyze_cli;
 mod conformance;
 mod density_region_cli;
 mod formats_cli;
+mod front_order_quality;
 mod fuzz;
 mod input_readers;
 mod metrics_exact;
