@@ -18,7 +18,8 @@
 //! # Why a set bit is always a conflict the full search would find
 //!
 //! Let `t = (x − origin) · q` be a coordinate's offset in sub-cells (`q` the sub-cells per unit
-//! length, as stored), and `G = ⌊t'⌋` the index computed from the rounded `t'`. Rounding moves
+//! length, as stored), and `G` the index computed from the rounded `t'`: `⌊t'⌋`, or `t' − 1`
+//! where `t'` is an integer (the rounding that finds it may tie downwards). Rounding moves
 //! `t'` from `t` by at most `2.3·10⁻¹⁶ · t`, which is below `e = 10⁻⁶` sub-cells while
 //! indices stay below 2^31 (checked when the cover is made), so `t ∈ [G − e, G + 1 + e]`. For
 //! a stored point `p` and a candidate `x` whose indices differ by `Δ` along an axis,
@@ -65,10 +66,6 @@ pub(crate) struct Cover<const D: usize> {
     strides: [u64; D],
     /// Sub-cells per unit length along each axis.
     per_length: [f64; D],
-    /// The last sub-cell index along each axis.
-    last: [i64; D],
-    /// log2 of the sub-cells per cell along an axis.
-    shift: u32,
     /// One mask per key of the layout: bit `b` set when the cell's sub-cell `b` (numbered
     /// axis 0 fastest) is covered.
     masks: Vec<u64>,
@@ -80,6 +77,13 @@ pub(crate) struct Cover<const D: usize> {
 }
 
 impl<const D: usize> Cover<D> {
+    /// log2 of the sub-cells per cell along an axis (a constant, so that the shifts and masks
+    /// of the test are immediates).
+    const SHIFT: u32 = match subdivision_shift(D) {
+        Some(shift) => shift,
+        None => 0,
+    };
+
     /// The cover of `layout`'s cells for points that conflict closer than √`radius_squared`,
     /// or `None` where none is made: from 3D up, in a periodic box, for a hashed grid, when
     /// the layout has no padding cell around the box or too many sub-cells along an axis for
@@ -91,6 +95,7 @@ impl<const D: usize> Cover<D> {
         limit_bytes: usize,
     ) -> Option<Self> {
         let shift = subdivision_shift(D)?;
+        debug_assert_eq!(shift, Self::SHIFT);
         let sub = 1u64 << shift;
         let bytes = layout.key_count.checked_mul(4 + 8)?;
         if !layout.dense
@@ -110,32 +115,36 @@ impl<const D: usize> Cover<D> {
             key_base: layout.key_base,
             strides: layout.strides,
             per_length,
-            last: layout.cells.map(|n| (n * sub - 1) as i64),
-            shift,
             masks: vec![0; layout.key_count as usize],
             marks,
             starts,
         })
     }
 
-    /// The sub-cell of `p` (a point of the box) along each axis.
+    /// The sub-cell of `p` (a point of the box) along each axis: the integer part of its
+    /// offset `t ≥ 0` in sub-cells, as the grid's cells are found (`t − ½` rounded by adding
+    /// 1.5·2^52, no conversion or clamp). At an exact integer it may round down, and a point
+    /// within rounding of the upper face may get the index one past the last sub-cell: both
+    /// lie within `e` of `t`, as the module's argument allows, and the one past lies in the
+    /// padding cell every covered layout has (`new`).
     #[inline(always)]
-    fn sub_cell(&self, p: &Point<D>) -> [i64; D] {
-        // t ≥ 0 in the box; the clamp keeps a point on the upper face in the last sub-cell.
+    fn sub_cell(&self, p: &Point<D>) -> [u64; D] {
+        const ROUND: f64 = (3u64 << 51) as f64;
         std::array::from_fn(|i| {
-            (((p[i] - self.origin[i]) * self.per_length[i]) as i64).clamp(0, self.last[i])
+            let t = (p[i] - self.origin[i]) * self.per_length[i];
+            ((t - 0.5) + ROUND).to_bits().wrapping_sub(ROUND.to_bits())
         })
     }
 
     /// The key of sub-cell `g`'s cell and the sub-cell's number in it (its bit).
     #[inline(always)]
-    fn locate(&self, g: &[i64; D]) -> (u64, u32) {
-        let low = (1i64 << self.shift) - 1;
+    fn locate(&self, g: &[u64; D]) -> (u64, u32) {
+        let low = (1u64 << Self::SHIFT) - 1;
         let mut key = self.key_base;
         let mut bit = 0u32;
         for i in 0..D {
-            key += (g[i] >> self.shift) as u64 * self.strides[i];
-            bit |= ((g[i] & low) as u32) << (self.shift * i as u32);
+            key += (g[i] >> Self::SHIFT) * self.strides[i];
+            bit |= ((g[i] & low) as u32) << (Self::SHIFT * i as u32);
         }
         (key, bit)
     }

@@ -92,7 +92,9 @@ mod radius_fields {
 
     use super::config;
     use poisson_nd::field::{FnField, GriddedField, PairRule, RadiusField};
-    use poisson_nd::{Bridson, DartThrowing, Domain, FillSampler, GridResolution, PointSet};
+    use poisson_nd::{
+        Bridson, DartThrowing, Domain, FillSampler, FrontOrder, GridResolution, PointSet,
+    };
     use proptest::prelude::*;
 
     fn rule() -> impl Strategy<Value = PairRule> {
@@ -137,11 +139,14 @@ mod radius_fields {
     ) {
         // rmin at the constant tests' radius keeps the count (and the brute force) modest.
         let field = wavy_field::<D>(radius, ratio, waves, phase);
-        let bridson = Bridson::builder_with_field(domain, field.clone())
-            .with_pair_rule(rule)
-            .build()
-            .expect("valid");
-        check(&bridson.fill_seeded(seed), &field, rule);
+        for order in [FrontOrder::Uniform, FrontOrder::Recent] {
+            let bridson = Bridson::builder_with_field(domain, field.clone())
+                .with_pair_rule(rule)
+                .with_front_order(order)
+                .build()
+                .expect("valid");
+            check(&bridson.fill_seeded(seed), &field, rule);
+        }
         let darts = DartThrowing::builder_with_field(domain, field.clone())
             .with_pair_rule(rule)
             .with_grid(GridResolution::Coarse)

@@ -5,7 +5,7 @@
 use crate::shapes;
 use poisson_nd::region::Ball;
 use poisson_nd::{
-    BestCandidate, Bridson, DartThrowing, Domain, FillSampler, GridResolution, Halton,
+    BestCandidate, Bridson, DartThrowing, Domain, FillSampler, FrontOrder, GridResolution, Halton,
     JitteredGrid, Maximal, Point, PointSet, Region, SampleElimination, Sampler, StopReason,
     WhiteNoise,
 };
@@ -24,6 +24,7 @@ fn radius_driven<const D: usize>(
     r: f64,
 ) -> Vec<(&'static str, Fill<D>)> {
     let bridson = Bridson::builder(domain, r).with_region(Arc::clone(region)).build().unwrap();
+    let recent = bridson.to_builder().with_front_order(FrontOrder::Recent).build().unwrap();
     let darts = DartThrowing::builder(domain, r)
         .with_max_misses(2_000)
         .with_region(Arc::clone(region))
@@ -33,6 +34,7 @@ fn radius_driven<const D: usize>(
     let maximal = Maximal::builder(domain, r).with_region(Arc::clone(region)).build().unwrap();
     vec![
         ("bridson", Box::new(move |seed| bridson.fill_seeded(seed))),
+        ("bridson-recent", Box::new(move |seed| recent.fill_seeded(seed))),
         ("dart-throwing", Box::new(move |seed| darts.fill_seeded(seed))),
         ("dart-throwing-grid", Box::new(move |seed| darts_grid.fill_seeded(seed))),
         ("maximal", Box::new(move |seed| maximal.fill_seeded(seed))),
