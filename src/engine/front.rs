@@ -3,12 +3,11 @@
 //! A front is a list of active points. A step picks one (uniformly, or among the newest:
 //! [`FrontOrder`]), draws up to `k` candidates in the shell around it ([`ShellDraw`]) and
 //! asks the [`Space`] about each; the first the space accepts is stored and becomes active,
-//! and when all `k` fail the point retires. What
-//! "accepted" means — inside the region, no stored point too close under the conflict rule,
-//! the radius the field gives there — is the space's business: a grid with its rule for
-//! [`Bridson`](crate::Bridson) and the chunk cells, the class grids of a scatter, the
-//! removable grid of a live set. The front owns only the order of draws, which is what makes a
-//! run reproducible.
+//! and when all `k` fail the point retires. What "accepted" means — inside the region, no
+//! stored point too close under the conflict rule, the radius the field gives there — is the
+//! space's business: a grid with its rule for [`Bridson`](crate::Bridson) and the chunk cells,
+//! the class grids of a scatter, the removable grid of a live set. The front owns only the
+//! order of draws, which is what makes a run reproducible.
 
 use super::shell::ShellDraw;
 use crate::point::Point;
@@ -84,30 +83,14 @@ pub const RECENT_WINDOW: usize = 16;
 
 impl FrontOrder {
     /// The slot of the active point a step works around, in an active list of `len > 0`
-    /// points kept in the order they joined (a retired point's slot takes the newest).
+    /// points that join at its end (a retired point's slot takes the last one). Under
+    /// `Recent` only the last `RECENT_WINDOW` slots ever retire, so they always hold the
+    /// newest active points.
     #[inline(always)]
     fn pick<R: Rng + ?Sized>(self, len: usize, rng: &mut R) -> usize {
         match self {
             FrontOrder::Uniform => uniform_index(rng, len),
             FrontOrder::Recent => len - 1 - uniform_index(rng, len.min(RECENT_WINDOW)),
-        }
-    }
-}
-
-impl crate::choice::Choice for FrontOrder {
-    const ALL: &'static [Self] = &[FrontOrder::Uniform, FrontOrder::Recent];
-
-    fn name(self) -> &'static str {
-        match self {
-            FrontOrder::Uniform => "uniform",
-            FrontOrder::Recent => "recent",
-        }
-    }
-
-    fn description(self) -> &'static str {
-        match self {
-            FrontOrder::Uniform => "any active point, uniformly (Bridson's rule)",
-            FrontOrder::Recent => "one of the 16 newest active points: faster, other points",
         }
     }
 }
@@ -135,7 +118,8 @@ pub(crate) enum Step {
     Gone,
 }
 
-/// One step around an active point chosen by the rules' order (there must be one). `count` grows by the
+/// One step around an active point chosen by the rules' order (there must be one). `count`
+/// grows by the
 /// candidates drawn. An error leaves the chosen point active and stores nothing.
 #[inline(always)]
 pub(crate) fn step<const D: usize, S, H, R>(

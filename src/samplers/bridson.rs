@@ -146,8 +146,11 @@ impl<const D: usize> Builder<D, BridsonOptions> {
     /// assert_eq!(recent.front_order(), FrontOrder::Recent);
     /// let (a, b) = (uniform.sample_seeded(usize::MAX, 1), recent.sample_seeded(usize::MAX, 1));
     /// assert_ne!(a.points, b.points);
-    /// let close = |p: &[f64; 3], q: &[f64; 3]| p.iter().zip(q).map(|(x, y)| (x - y).powi(2)).sum::<f64>() < 0.01;
-    /// assert!(b.points.iter().enumerate().all(|(i, p)| b.points[..i].iter().all(|q| !close(p, q))));
+    /// // No pair closer than the radius, by brute force.
+    /// let d2 = |p: &[f64; 3], q: &[f64; 3]| (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>();
+    /// for (i, p) in b.points.iter().enumerate() {
+    ///     assert!(b.points[..i].iter().all(|q| d2(p, q) >= 0.01));
+    /// }
     /// # Ok::<(), poisson_nd::Error>(())
     /// ```
     #[must_use]
