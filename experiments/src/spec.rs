@@ -370,6 +370,20 @@ impl SamplerSpec {
         }
     }
 
+    /// How the sampler differs from the one it varies, when the two give other points from the
+    /// same seed but are meant to be read side by side (a phrase that follows its name).
+    pub fn variant_note(&self) -> Option<&'static str> {
+        match self {
+            SamplerSpec::BridsonRecent(_) => Some(
+                "is Bridson's algorithm with each step around one of the 16 newest active points \
+                 instead of any (faster where the grid outgrows the caches): the same guarantees, \
+                 other points from the same seed, and its row beside bridson's shows the quality \
+                 that order keeps",
+            ),
+            _ => None,
+        }
+    }
+
     /// Why the sampler's output does not depend on the seed; `None` when it does.
     pub fn seed_note(&self) -> Option<&'static str> {
         match self {

@@ -153,6 +153,11 @@ fn setup_paragraphs(config: &Config, dim: &DimResult) -> Vec<String> {
             paragraphs.push(prose::twins(twin.spec.name(), &sampler.name, twin.difference));
         }
     }
+    for sampler in &dim.samplers {
+        if let Some(note) = sampler.spec.variant_note() {
+            paragraphs.push(format!("{} {note}.", sampler.name));
+        }
+    }
     for sampler in dim.samplers.iter().filter(|s| !s.radius_driven) {
         if let Some(note) = sampler.spec.count_note() {
             paragraphs.push(format!("{} {note}.", sampler.name));

@@ -183,6 +183,7 @@ fn quick_report_writes_every_file_with_the_expected_content() {
         "Points on the displaced sphere",
         "Chunked Bridson against Bridson",
         "The periodogram at the chunk frequency",
+        "bridson-recent is Bridson&#39;s algorithm with each step around one of the 16",
     ] {
         assert!(html.contains(needle), "index.html lacks {needle}");
     }
