@@ -26,8 +26,8 @@ pub(crate) mod storage;
 pub(crate) use conflict::{ConflictRule, ConstantRadius, FieldRule};
 pub(crate) use inline::InlineCells;
 pub(crate) use layout::GridLayout;
-pub(crate) use sorted::SortedCells;
 pub use sorted::closest_pair_within;
+pub(crate) use sorted::{SortedCells, counting_sort};
 pub(crate) use storage::{CellHeads, DenseHeads, Grid, HashedHeads};
 
 use crate::error::Error;

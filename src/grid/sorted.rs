@@ -28,6 +28,31 @@ enum Runs {
     Sparse { keys: Vec<u64>, starts: Vec<u32> },
 }
 
+/// `items` in the order of their buckets (`bucket(item) < buckets`), those of one bucket in the
+/// order given (a stable counting sort), and where each bucket's run starts (`buckets + 1`
+/// entries, the last the count).
+pub(crate) fn counting_sort(
+    items: &[u32],
+    buckets: usize,
+    bucket: impl Fn(u32) -> usize,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut starts = vec![0u32; buckets + 1];
+    for &item in items {
+        starts[bucket(item) + 1] += 1;
+    }
+    for b in 0..buckets {
+        starts[b + 1] += starts[b];
+    }
+    let mut next = starts.clone();
+    let mut sorted = vec![0u32; items.len()];
+    for &item in items {
+        let slot = &mut next[bucket(item)];
+        sorted[*slot as usize] = item;
+        *slot += 1;
+    }
+    (sorted, starts)
+}
+
 /// A layout with more keys than this many per point is indexed sparsely.
 const DENSE_KEYS_PER_POINT: u64 = 4;
 
@@ -56,19 +81,10 @@ impl<const D: usize> SortedCells<D> {
             let runs = Runs::Sparse { keys: occupied, starts };
             return SortedCells { layout, runs, sorted, original };
         }
-        let mut starts = vec![0u32; layout.key_count() as usize + 1];
-        for &key in &keys {
-            starts[key as usize + 1] += 1;
-        }
-        for k in 0..starts.len() - 1 {
-            starts[k + 1] += starts[k];
-        }
-        let mut fill = starts.clone();
-        let mut original = vec![0u32; set.len()];
-        for (&i, &key) in set.iter().zip(&keys) {
-            original[fill[key as usize] as usize] = i;
-            fill[key as usize] += 1;
-        }
+        let positions: Vec<u32> = (0..set.len() as u32).collect();
+        let (order, starts) =
+            counting_sort(&positions, layout.key_count() as usize, |k| keys[k as usize] as usize);
+        let original: Vec<u32> = order.iter().map(|&k| set[k as usize]).collect();
         let sorted = original.iter().map(|&i| points[i as usize]).collect();
         SortedCells { layout, runs: Runs::Dense(starts), sorted, original }
     }

@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::field::PairRule;
 use crate::grid::{
     CellHeads, ConflictRule, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, HashedHeads,
+    counting_sort,
 };
 use crate::limits::{check_length, check_radius_for_scale, power_of_two};
 use crate::packing::max_points_in_extent;
@@ -799,23 +800,9 @@ fn faces_in_space_order(mesh: &SurfaceMesh) -> Vec<u32> {
         })
         .collect();
     let mut order: Vec<u32> = (0..faces.len() as u32).collect();
-    let mut sorted = vec![0u32; faces.len()];
     for shift in [0, DIGIT] {
         let digit = |k: u32| ((keys[k as usize] >> shift) & ((1 << DIGIT) - 1)) as usize;
-        let mut next = vec![0usize; 1 << DIGIT];
-        for &k in &order {
-            next[digit(k)] += 1;
-        }
-        let mut sum = 0;
-        for slot in &mut next {
-            (*slot, sum) = (sum, sum + *slot);
-        }
-        for &k in &order {
-            let d = digit(k);
-            sorted[next[d]] = k;
-            next[d] += 1;
-        }
-        std::mem::swap(&mut order, &mut sorted);
+        order = counting_sort(&order, 1 << DIGIT, digit).0;
     }
     order.into_iter().map(|k| faces[k as usize]).collect()
 }
