@@ -868,7 +868,8 @@ struct LiveSpace<'a, const D: usize, G: ?Sized> {
     added: usize,
 }
 
-impl<const D: usize, G: Region<D> + ?Sized> Space<D> for LiveSpace<'_, D, G> {
+impl<const D: usize, G: Region<D> + ?Sized> Space for LiveSpace<'_, D, G> {
+    type Point = Point<D>;
     type Id = u64;
     type Around = ();
     type Error = Error;
@@ -883,7 +884,7 @@ impl<const D: usize, G: Region<D> + ?Sized> Space<D> for LiveSpace<'_, D, G> {
 
     fn around(&self, _: &Point<D>) {}
 
-    fn test(&self, _: &(), candidate: &Point<D>) -> Result<Verdict<D>, Error> {
+    fn test(&self, _: &(), candidate: &Point<D>) -> Result<Verdict<Point<D>>, Error> {
         let set = &*self.set;
         let Some(p) = set.domain.wrap_into_box(candidate) else { return Ok(Verdict::Reject) };
         if !self.area.contains(&p) {

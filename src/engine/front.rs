@@ -10,16 +10,15 @@
 //! order of draws, which is what makes a run reproducible.
 
 use super::shell::ShellDraw;
-use crate::point::Point;
 use crate::rng::uniform_index;
 use crate::sampler::Watch;
 use rand::Rng;
 
 /// What a space says of a candidate.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Verdict<const D: usize> {
+pub(crate) enum Verdict<P> {
     /// Store it: the point as stored (wrapped into a periodic box) and its radius.
-    Accept(Point<D>, f64),
+    Accept(P, f64),
     /// A stored point is too close.
     Reject,
     /// It lies outside the area being filled.
@@ -27,7 +26,9 @@ pub(crate) enum Verdict<const D: usize> {
 }
 
 /// Where a front grows: the stored points, and what decides whether a candidate may join them.
-pub(crate) trait Space<const D: usize> {
+pub(crate) trait Space {
+    /// A stored point and what a candidate is: a position, or a place on a surface.
+    type Point: Copy;
     /// How a stored point is named in the active list.
     type Id: Copy;
     /// What the tests around one active point share, prepared once per step.
@@ -40,17 +41,21 @@ pub(crate) trait Space<const D: usize> {
 
     /// The stored point `id` and its radius; `None` once it is gone (a live set's removed
     /// point), which drops it from the front.
-    fn get(&self, id: Self::Id) -> Option<(Point<D>, f64)>;
+    fn get(&self, id: Self::Id) -> Option<(Self::Point, f64)>;
 
     /// Prepares the tests of the candidates around `centre` (whether its whole shell lies
     /// inside the region, reading the grid cells the candidates will read).
-    fn around(&self, centre: &Point<D>) -> Self::Around;
+    fn around(&self, centre: &Self::Point) -> Self::Around;
 
     /// Whether `candidate`, drawn around an active point, may be stored.
-    fn test(&self, around: &Self::Around, candidate: &Point<D>) -> Result<Verdict<D>, Self::Error>;
+    fn test(
+        &self,
+        around: &Self::Around,
+        candidate: &Self::Point,
+    ) -> Result<Verdict<Self::Point>, Self::Error>;
 
     /// Stores an accepted point with its radius.
-    fn store(&mut self, p: Point<D>, radius: f64) -> Self::Id;
+    fn store(&mut self, p: Self::Point, radius: f64) -> Self::Id;
 
     /// Hears that `id` retired: all its candidates failed, and `outside` says whether one of
     /// them failed only for lying outside the area (a live set keeps such a point for a fill
@@ -122,7 +127,7 @@ pub(crate) enum Step {
 /// grows by the
 /// candidates drawn. An error leaves the chosen point active and stores nothing.
 #[inline(always)]
-pub(crate) fn step<const D: usize, S, H, R>(
+pub(crate) fn step<S, H, R>(
     space: &mut S,
     active: &mut Vec<S::Id>,
     rules: &Rules<H>,
@@ -130,8 +135,8 @@ pub(crate) fn step<const D: usize, S, H, R>(
     rng: &mut R,
 ) -> Result<Step, S::Error>
 where
-    S: Space<D>,
-    H: ShellDraw<D>,
+    S: Space,
+    H: ShellDraw<S::Point>,
     R: Rng + ?Sized,
 {
     let slot = rules.order.pick(active.len(), rng);
@@ -186,7 +191,7 @@ pub(crate) enum Grown {
 /// (shown every [`PROGRESS_EVERY`](crate::sampler::PROGRESS_EVERY) points) stops it. `count`
 /// grows by the candidates drawn.
 #[inline]
-pub(crate) fn grow<const D: usize, S, H, R>(
+pub(crate) fn grow<S, H, R>(
     space: &mut S,
     active: &mut Vec<S::Id>,
     rules: &Rules<H>,
@@ -196,8 +201,8 @@ pub(crate) fn grow<const D: usize, S, H, R>(
     rng: &mut R,
 ) -> Result<Grown, S::Error>
 where
-    S: Space<D>,
-    H: ShellDraw<D>,
+    S: Space,
+    H: ShellDraw<S::Point>,
     R: Rng + ?Sized,
 {
     // Counted in a local, so that it stays in a register.
@@ -227,17 +232,17 @@ where
 /// Up to `tries` darts from `draw`; the first the space accepts as a seed is stored and
 /// active (`Ok(true)`). Each dart counts one in `count`. `accept` tests a dart: `Some(radius)`
 /// to store it.
-pub(crate) fn seed_by_darts<const D: usize, S, R, E>(
+pub(crate) fn seed_by_darts<S, R, E>(
     space: &mut S,
     active: &mut Vec<S::Id>,
     tries: usize,
     count: &mut u64,
     rng: &mut R,
-    mut draw: impl FnMut(&mut R) -> Point<D>,
-    accept: impl Fn(&S, &Point<D>) -> Result<Option<f64>, E>,
+    mut draw: impl FnMut(&mut R) -> S::Point,
+    accept: impl Fn(&S, &S::Point) -> Result<Option<f64>, E>,
 ) -> Result<bool, E>
 where
-    S: Space<D>,
+    S: Space,
     R: Rng + ?Sized,
 {
     for _ in 0..tries {

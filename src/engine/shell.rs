@@ -24,14 +24,14 @@ pub enum CandidateDistance {
 }
 
 /// How the front draws the candidates around an active point of radius `r`.
-pub(crate) trait ShellDraw<const D: usize> {
+pub(crate) trait ShellDraw<P> {
     /// Whether each candidate is drawn one step ahead, before the previous one is tested:
     /// the draw (a chain of dependent arithmetic) then overlaps the test's memory waits,
     /// and the candidate drawn ahead of an accepted one is discarded.
     const AHEAD: bool;
 
     /// One candidate in the shell `[r, 2r]` around `centre`.
-    fn draw<R: Rng + ?Sized>(&self, centre: &Point<D>, r: f64, rng: &mut R) -> Point<D>;
+    fn draw<R: Rng + ?Sized>(&self, centre: &P, r: f64, rng: &mut R) -> P;
 }
 
 /// The shell draw, with the three choices that decide how it consumes the generator: whether
@@ -58,8 +58,8 @@ pub(crate) type SingleShell = Shell<false, 1, false>;
 #[cfg(feature = "live")]
 pub(crate) type FineShell = Shell<false, 1, true>;
 
-impl<const D: usize, const AHEAD: bool, const PER_ROUND: usize, const FINE: bool> ShellDraw<D>
-    for Shell<AHEAD, PER_ROUND, FINE>
+impl<const D: usize, const AHEAD: bool, const PER_ROUND: usize, const FINE: bool>
+    ShellDraw<Point<D>> for Shell<AHEAD, PER_ROUND, FINE>
 {
     const AHEAD: bool = AHEAD;
 

@@ -50,7 +50,8 @@ fn warm<const D: usize, H: CellHeads, C: crate::grid::ConflictRule>(
     std::hint::black_box(grid.warm_around(centre));
 }
 
-impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space<D> for DiskSpace<'_, D, H, G> {
+impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space for DiskSpace<'_, D, H, G> {
+    type Point = Point<D>;
     type Id = u32;
     type Around = Inside;
     type Error = Infallible;
@@ -73,7 +74,7 @@ impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space<D> for Disk
     }
 
     #[inline(always)]
-    fn test(&self, inside: &Inside, candidate: &Point<D>) -> Result<Verdict<D>, Infallible> {
+    fn test(&self, inside: &Inside, candidate: &Point<D>) -> Result<Verdict<Point<D>>, Infallible> {
         let Some(p) = admitted(self.region, &self.domain, *inside, candidate) else {
             return Ok(Verdict::Outside);
         };
@@ -109,9 +110,8 @@ impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> FieldSpace<'_, D,
     }
 }
 
-impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space<D>
-    for FieldSpace<'_, D, H, G>
-{
+impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space for FieldSpace<'_, D, H, G> {
+    type Point = Point<D>;
     type Id = u32;
     type Around = Inside;
     type Error = Error;
@@ -134,7 +134,7 @@ impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space<D>
     }
 
     #[inline(always)]
-    fn test(&self, inside: &Inside, candidate: &Point<D>) -> Result<Verdict<D>, Error> {
+    fn test(&self, inside: &Inside, candidate: &Point<D>) -> Result<Verdict<Point<D>>, Error> {
         let Some(p) = admitted(self.region, &self.domain, *inside, candidate) else {
             return Ok(Verdict::Outside);
         };

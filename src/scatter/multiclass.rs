@@ -359,7 +359,8 @@ struct ClassSpace<'a, 'r, H> {
     excluded: &'a mut Option<Exclusion>,
 }
 
-impl<H: CellHeads> Space<2> for ClassSpace<'_, '_, H> {
+impl<H: CellHeads> Space for ClassSpace<'_, '_, H> {
+    type Point = Point<2>;
     type Id = u32;
     type Around = ();
     type Error = Error;
@@ -386,7 +387,7 @@ impl<H: CellHeads> Space<2> for ClassSpace<'_, '_, H> {
 
     /// A candidate must stand in the class's area and keep every distance.
     #[inline(always)]
-    fn test(&self, _: &(), candidate: &Point<2>) -> Result<Verdict<2>, Error> {
+    fn test(&self, _: &(), candidate: &Point<2>) -> Result<Verdict<Point<2>>, Error> {
         let run = self.run;
         // Every pair rule grows with the candidate's radius: a conflict at the smallest
         // radius is one at any, and costs no terrain read.

@@ -2,12 +2,15 @@
 //! pieces, refined until none is left (Ebeida et al.'s active-cell scheme, with triangles
 //! for cells).
 
-use super::mesh::{SurfaceMesh, folded, length, sub};
+use super::mesh::{SurfaceMesh, folded, length, point_in, sub};
 use super::points::SurfacePoints;
 use super::radius::SurfaceDensity;
+use super::walk::{Spot, SurfaceShell, Walker};
 use crate::config::check_point_limit;
 use crate::defaults::{DENSE_GRID_LIMIT, MAX_POINTS};
 use crate::domain::Domain;
+use crate::engine::front::{self, FrontOrder, Rules, Space, Verdict};
+use crate::engine::shell::{CandidateDistance, PairedShell};
 use crate::error::Error;
 use crate::field::PairRule;
 use crate::grid::{
@@ -21,6 +24,7 @@ use crate::rng::{fraction_of, index_of, rng_from_seed};
 use crate::sampler::StopReason;
 use crate::samplers::maximal::{DARTS_PER_CELL, REFINE_BELOW};
 use rand::Rng;
+use std::convert::Infallible;
 use std::sync::Arc;
 
 /// The finest lattice of a triangle: a triangle split `n` ways along each side at level 0
@@ -79,7 +83,33 @@ pub struct SurfacePoisson {
     /// Each triangle's level-0 split at the smallest radius (1 for a degenerate one): a
     /// constant radius's splits.
     splits: Arc<Vec<u32>>,
+    /// The triangles joined for walks, with [`SurfaceFill::Front`].
+    walker: Option<Arc<Walker>>,
 }
+
+/// How [`SurfacePoisson`] reaches a maximal fill. Both place no two points closer than the
+/// radius and stop only when every point of the surface is within the radius of a sample;
+/// they differ in how the samples are chosen on the way, hence in speed and in the points a
+/// seed gives (docs/algorithms.md, "On surfaces").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SurfaceFill {
+    /// Dart throwing into the uncovered pieces of the triangles, refined until none is left
+    /// (Ebeida et al. 2012): each sample uniform over the surface not yet covered, as dart
+    /// throwing run to saturation would give.
+    #[default]
+    Darts,
+    /// Bridson's front walking on the surface: from each active sample, candidates at a
+    /// distance in `[r, 2r]` along the surface ([`FRONT_ATTEMPTS`] before it retires); every
+    /// piece the fronts leave uncovered then seeds a front of its own, and the darts of
+    /// [`Darts`](Self::Darts) fill the gaps that remain. Consecutive steps work in one
+    /// neighbourhood, so it runs several times faster on large fills
+    /// (docs/performance.md).
+    Front,
+}
+
+/// Candidates a surface front draws around an active sample before it retires
+/// ([`SurfaceFill::Front`]).
+pub const FRONT_ATTEMPTS: u32 = 4;
 
 #[derive(Debug, Clone)]
 enum Radius {
@@ -132,7 +162,8 @@ impl SurfacePoisson {
     /// ([`Error::TooManyPoints`], which says how many points the radius could place).
     pub fn with_max_points(self, max_points: usize) -> Result<Self, Error> {
         check_point_limit(max_points)?;
-        Self::build(self.mesh, self.radius, max_points)
+        let method = self.fill_method();
+        Ok(Self::build(self.mesh, self.radius, max_points)?.with_fill(method))
     }
 
     fn build(mesh: Arc<SurfaceMesh>, radius: Radius, max_points: usize) -> Result<Self, Error> {
@@ -176,7 +207,24 @@ impl SurfacePoisson {
             layout: Arc::new(layout),
             order,
             splits: Arc::new(splits),
+            walker: None,
         })
+    }
+
+    /// The same sampler reaching its fill by `method` ([`SurfaceFill::Darts`] unless set).
+    pub fn with_fill(mut self, method: SurfaceFill) -> Self {
+        self.walker = match method {
+            SurfaceFill::Darts => None,
+            SurfaceFill::Front => {
+                Some(self.walker.unwrap_or_else(|| Arc::new(Walker::new(&self.mesh))))
+            }
+        };
+        self
+    }
+
+    /// How the sampler reaches its fill.
+    pub fn fill_method(&self) -> SurfaceFill {
+        if self.walker.is_some() { SurfaceFill::Front } else { SurfaceFill::Darts }
     }
 
     /// The surface.
@@ -330,6 +378,13 @@ fn points_bound(mesh: &SurfaceMesh, r: f64) -> f64 {
 /// radius is at least `below`, conflicts with it.
 trait Covering: ConflictRule {
     fn cover_squared(&self, index: u32, below: Self::Spacing) -> f64;
+
+    /// The radius of the stored point `index`.
+    fn radius(&self, index: u32) -> f64;
+
+    /// The radius of a point with `spacing`, and back.
+    fn radius_of_spacing(&self, spacing: Self::Spacing) -> f64;
+    fn spacing_of_radius(radius: f64) -> Self::Spacing;
 }
 
 impl Covering for ConstantRadius {
@@ -338,6 +393,19 @@ impl Covering for ConstantRadius {
         let r = self.reach();
         r * r
     }
+
+    #[inline(always)]
+    fn radius(&self, _: u32) -> f64 {
+        self.reach()
+    }
+
+    #[inline(always)]
+    fn radius_of_spacing(&self, _: ()) -> f64 {
+        self.reach()
+    }
+
+    #[inline(always)]
+    fn spacing_of_radius(_: f64) {}
 }
 
 impl Covering for FieldRule {
@@ -345,6 +413,21 @@ impl Covering for FieldRule {
     fn cover_squared(&self, index: u32, below: f64) -> f64 {
         let s = self.pair_distance(below, self.radius_of(index));
         s * s
+    }
+
+    #[inline(always)]
+    fn radius(&self, index: u32) -> f64 {
+        self.radius_of(index)
+    }
+
+    #[inline(always)]
+    fn radius_of_spacing(&self, spacing: f64) -> f64 {
+        spacing
+    }
+
+    #[inline(always)]
+    fn spacing_of_radius(radius: f64) -> f64 {
+        radius
     }
 }
 
@@ -435,8 +518,7 @@ impl Triangle {
     /// [`SurfaceMesh::point_at`], with the same arithmetic.
     #[inline]
     fn point_at(&self, b: [f64; 3]) -> Point<3> {
-        let [a, p, q] = &self.corners;
-        std::array::from_fn(|i| a[i] + b[1] * (p[i] - a[i]) + b[2] * (q[i] - a[i]))
+        point_in(&self.corners, b)
     }
 }
 
@@ -533,6 +615,46 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         barycentric.map(|b| triangle.point_at(b))
     }
 
+    /// A stored point that conflicts with a point at `p` with `spacing`, if any.
+    #[inline(always)]
+    fn conflict(&self, p: &Point<3>, spacing: C::Spacing) -> Option<u32> {
+        let rule = self.grid.rule();
+        let points = self.grid.points();
+        let mut conflict = None;
+        self.grid.any_point_within(p, rule.reach(), |index| {
+            let hit = rule.conflicts(spacing, distance_squared(p, &points[index as usize]), index);
+            if hit {
+                conflict = Some(index);
+            }
+            hit
+        });
+        conflict
+    }
+
+    /// Stores a sample at barycentric `b` of `face` (position `p`); returns its index.
+    #[inline(always)]
+    fn store(&mut self, face: u32, b: [f64; 3], p: Point<3>, spacing: C::Spacing) -> u32 {
+        self.faces.push(face);
+        self.barycentrics.push(b);
+        self.grid.insert(p, spacing)
+    }
+
+    /// The corners of `piece` (barycentric and positions), and a centre and radius of a ball
+    /// holding it: its centroid and the distance to its farthest corner (a triangle lies
+    /// within that of its centroid).
+    fn outline(&self, piece: Piece) -> ([[f64; 3]; 3], [Point<3>; 3], Point<3>, f64) {
+        let corners = piece.corners(self.triangles[piece.face as usize].split);
+        let positions = self.positions(piece, &corners);
+        let centroid: Point<3> =
+            std::array::from_fn(|i| (positions[0][i] + positions[1][i] + positions[2][i]) / 3.0);
+        let farthest = positions
+            .iter()
+            .map(|corner| distance_squared(corner, &centroid))
+            .fold(0.0, f64::max)
+            .sqrt();
+        (corners, positions, centroid, farthest)
+    }
+
     /// Fills to saturation or the point limit; returns the points and the rule (which keeps
     /// their radii).
     fn fill<R: Rng + ?Sized>(
@@ -543,6 +665,9 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         rng: &mut R,
     ) -> (SurfacePoints, C) {
         self.start(face_split);
+        if let Some(walker) = &self.sampler.walker {
+            self.sweep(walker, at, below, rng);
+        }
         let stop = loop {
             if self.active() == 0 {
                 break StopReason::Exhausted;
@@ -566,6 +691,133 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
             unresolved: self.unresolved,
         };
         (set, rule)
+    }
+
+    /// The fronts of [`SurfaceFill::Front`]: every level-0 piece in turn that no sample
+    /// covers gets a dart uniform in it, and an accepted dart grows a front until it dies;
+    /// the pieces still uncovered stay for the darts.
+    fn sweep<R: Rng + ?Sized>(
+        &mut self,
+        walker: &Walker,
+        at: &impl Fn(usize, [f64; 3]) -> C::Spacing,
+        below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
+        rng: &mut R,
+    ) {
+        let rules = Rules {
+            attempts: FRONT_ATTEMPTS,
+            shell: SurfaceShell {
+                walker,
+                plane: PairedShell { distance: CandidateDistance::UniformInVolume },
+            },
+            order: FrontOrder::Recent,
+        };
+        let limit = self.sampler.max_points;
+        let mut active = Vec::new();
+        let mut near = Vec::new();
+        // The sample that covered the last piece: most often it covers the next one too.
+        let mut last = None;
+        let mut face_near = Vec::new();
+        let mut face_of_near = u32::MAX;
+        let mut level: Vec<Piece> =
+            std::mem::take(&mut self.buckets).into_iter().flat_map(|b| b.pieces).collect();
+        while !level.is_empty() {
+            let mut next = Vec::new();
+            for piece in level {
+                if self.full() {
+                    self.add(piece);
+                    continue;
+                }
+                let first = piece.level() == 0;
+                if first && piece.face != face_of_near {
+                    // The samples near this face's level-0 pieces, gathered once for all of
+                    // them (most are covered by one of these; one found in the list is a
+                    // cover, a piece none in it covers goes on as an uncovered one would).
+                    face_of_near = piece.face;
+                    let corners = self.triangles[piece.face as usize].corners;
+                    let centroid: Point<3> = std::array::from_fn(|i| {
+                        (corners[0][i] + corners[1][i] + corners[2][i]) / 3.0
+                    });
+                    let farthest = corners
+                        .iter()
+                        .map(|c| distance_squared(c, &centroid))
+                        .fold(0.0, f64::max)
+                        .sqrt();
+                    face_near.clear();
+                    let reach = self.grid.rule().reach();
+                    if farthest <= 4.0 * reach {
+                        self.grid.any_point_within(&centroid, reach + farthest, |index| {
+                            face_near.push(index);
+                            false
+                        });
+                    }
+                }
+                if first && self.covered_by_any(piece, below, &mut last, &face_near) {
+                    continue;
+                }
+                self.attempts += 1;
+                let face = piece.face as usize;
+                let triangle = &self.triangles[face];
+                let corners = piece.corners(triangle.split);
+                let b = spot(&corners, [rng.next_u64(), rng.next_u64()]);
+                let p = triangle.point_at(b);
+                let spacing = at(face, b);
+                let index = match self.conflict(&p, spacing) {
+                    Some(index) => index,
+                    None => {
+                        active.push(self.store(piece.face, b, p, spacing));
+                        if first {
+                            let mut space = FrontSpace { run: &mut *self, at };
+                            let mut drawn = 0;
+                            let Ok(_) = front::grow(
+                                &mut space,
+                                &mut active,
+                                &rules,
+                                limit,
+                                None,
+                                &mut drawn,
+                                rng,
+                            );
+                            self.attempts += drawn;
+                        }
+                        active.clear();
+                        self.grid.points().len() as u32 - 1
+                    }
+                };
+                let positions = self.positions(piece, &corners);
+                if self.covers(index, &positions, below(face, &corners)) {
+                    continue;
+                }
+                let (children, uncovered) = self.uncovered_children(piece, below, &mut near);
+                next.extend(
+                    children.into_iter().zip(uncovered).filter_map(|(c, u)| u.then_some(c)),
+                );
+            }
+            level = next;
+        }
+    }
+
+    /// Whether `last` or one of the points `near` covers `piece` whole; `last` is set to the
+    /// point found.
+    fn covered_by_any(
+        &self,
+        piece: Piece,
+        below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
+        last: &mut Option<u32>,
+        near: &[u32],
+    ) -> bool {
+        let corners = piece.corners(self.triangles[piece.face as usize].split);
+        let positions = self.positions(piece, &corners);
+        let piece_below = below(piece.face as usize, &corners);
+        if last.is_some_and(|index| self.covers(index, &positions, piece_below)) {
+            return true;
+        }
+        match near.iter().find(|&&index| self.covers(index, &positions, piece_below)) {
+            Some(&index) => {
+                *last = Some(index);
+                true
+            }
+            None => false,
+        }
     }
 
     /// One phase of darts: `DARTS_PER_CELL` times the active pieces at its start, each
@@ -653,27 +905,12 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
             let face = piece.face as usize;
             let triangle = &self.triangles[face];
             let corners = piece.corners(triangle.split);
-            let bary = spot(&corners, &words);
+            let bary = spot(&corners, [words[3], words[4]]);
             let p = triangle.point_at(bary);
             let spacing = at(face, bary);
-            let rule = self.grid.rule();
-            let points = self.grid.points();
-            let mut conflict = None;
-            self.grid.any_point_within(&p, rule.reach(), |index| {
-                let hit =
-                    rule.conflicts(spacing, distance_squared(&p, &points[index as usize]), index);
-                if hit {
-                    conflict = Some(index);
-                }
-                hit
-            });
-            let index = match conflict {
+            let index = match self.conflict(&p, spacing) {
                 Some(index) => index,
-                None => {
-                    self.faces.push(piece.face);
-                    self.barycentrics.push(bary);
-                    self.grid.insert(p, spacing)
-                }
+                None => self.store(piece.face, bary, p, spacing),
             };
             let positions = self.positions(piece, &corners);
             if self.covers(index, &positions, below(face, &corners)) {
@@ -692,75 +929,129 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
     /// unresolved.
     fn refine(&mut self, below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing) {
         let old = std::mem::take(&mut self.buckets);
-        let reach = self.grid.rule().reach();
         let mut near = Vec::new();
         for bucket in old {
             for piece in bucket.pieces {
-                // The points that may cover the piece or one of its children: within reach
-                // of a point of the piece, so within reach plus the piece's farthest corner
-                // of its centroid (a triangle lies within that of its centroid). One walk of
-                // the grid for the five tests.
-                let split = self.triangles[piece.face as usize].split;
-                let corners = piece.corners(split);
-                let positions = self.positions(piece, &corners);
-                let centroid: Point<3> = std::array::from_fn(|i| {
-                    (positions[0][i] + positions[1][i] + positions[2][i]) / 3.0
-                });
-                let farthest = positions
-                    .iter()
-                    .map(|corner| distance_squared(corner, &centroid))
-                    .fold(0.0, f64::max)
-                    .sqrt();
-                near.clear();
-                self.grid.any_point_within(&centroid, reach + farthest, |index| {
-                    near.push(index);
-                    false
-                });
-                let face = piece.face as usize;
-                // Covered by a point whose dart missed it: retired whole.
-                let piece_below = below(face, &corners);
-                if near.iter().any(|&index| self.covers(index, &positions, piece_below)) {
-                    continue;
-                }
-                if piece.level() >= deepest_level(split) {
-                    self.unresolved += 1;
-                    continue;
-                }
-                // The six lattice points of the piece and its children: its corners A, B, C,
-                // then the midpoints of AB, BC and CA, from the children's own corners (the
-                // same numbers as theirs), each point's distances computed once.
-                let children = piece.children();
-                let child_corners = children.map(|child| child.corners(split));
-                let [[_, ab, ca], [_, _, bc], _, _] = child_corners;
-                let [mid_ab, mid_bc, mid_ca] = self.positions(piece, &[ab, bc, ca]);
-                let lattice = [positions[0], positions[1], positions[2], mid_ab, mid_bc, mid_ca];
-                let child_below = child_corners.map(|corners| below(face, &corners));
-                let rule = self.grid.rule();
-                let points = self.grid.points();
-                let mut child_covered = [false; 4];
-                for &index in &near {
-                    let q = points[index as usize];
-                    let d2: [f64; 6] = std::array::from_fn(|l| distance_squared(&lattice[l], &q));
-                    for (covered, ([a, b, c], below)) in
-                        child_covered.iter_mut().zip(CHILD_CORNERS.into_iter().zip(child_below))
-                    {
-                        let s2 = rule.cover_squared(index, below);
-                        *covered |= d2[a] < s2 && d2[b] < s2 && d2[c] < s2;
-                    }
-                }
-                for (child, covered) in children.into_iter().zip(child_covered) {
-                    if !covered {
+                let (children, uncovered) = self.uncovered_children(piece, below, &mut near);
+                for (child, uncovered) in children.into_iter().zip(uncovered) {
+                    if uncovered {
                         self.add(child);
                     }
                 }
             }
         }
     }
+
+    /// The children of `piece`, and which of them no single point covers: none if one
+    /// covers the piece whole, or if it is at its triangle's deepest level (then counted as
+    /// unresolved). `near` is scratch space.
+    fn uncovered_children(
+        &mut self,
+        piece: Piece,
+        below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
+        near: &mut Vec<u32>,
+    ) -> ([Piece; 4], [bool; 4]) {
+        // The points that may cover the piece or one of its children: within reach of a
+        // point of the piece, so within reach plus the piece's farthest corner of its
+        // centroid (a triangle lies within that of its centroid). One walk of the grid for
+        // the five tests.
+        let reach = self.grid.rule().reach();
+        let split = self.triangles[piece.face as usize].split;
+        let (corners, positions, centroid, farthest) = self.outline(piece);
+        near.clear();
+        self.grid.any_point_within(&centroid, reach + farthest, |index| {
+            near.push(index);
+            false
+        });
+        let near: &[u32] = near;
+        let face = piece.face as usize;
+        // Covered by a point whose dart missed it: retired whole.
+        let piece_below = below(face, &corners);
+        if near.iter().any(|&index| self.covers(index, &positions, piece_below)) {
+            return ([piece; 4], [false; 4]);
+        }
+        if piece.level() >= deepest_level(split) {
+            self.unresolved += 1;
+            return ([piece; 4], [false; 4]);
+        }
+        // The six lattice points of the piece and its children: its corners A, B, C, then
+        // the midpoints of AB, BC and CA, from the children's own corners (the same numbers
+        // as theirs), each point's distances computed once.
+        let children = piece.children();
+        let child_corners = children.map(|child| child.corners(split));
+        let [[_, ab, ca], [_, _, bc], _, _] = child_corners;
+        let [mid_ab, mid_bc, mid_ca] = self.positions(piece, &[ab, bc, ca]);
+        let lattice = [positions[0], positions[1], positions[2], mid_ab, mid_bc, mid_ca];
+        let child_below = child_corners.map(|corners| below(face, &corners));
+        let rule = self.grid.rule();
+        let points = self.grid.points();
+        let mut child_covered = [false; 4];
+        for &index in near {
+            let q = points[index as usize];
+            let d2: [f64; 6] = std::array::from_fn(|l| distance_squared(&lattice[l], &q));
+            for (covered, ([a, b, c], below)) in
+                child_covered.iter_mut().zip(CHILD_CORNERS.into_iter().zip(child_below))
+            {
+                let s2 = rule.cover_squared(index, below);
+                *covered |= d2[a] < s2 && d2[b] < s2 && d2[c] < s2;
+            }
+        }
+        (children, child_covered.map(|covered| !covered))
+    }
 }
 
 /// The corners of a piece's four children ([`Piece::children`]) among its six lattice
 /// points: its corners A, B, C (0, 1, 2) and the midpoints of AB, BC, CA (3, 4, 5).
 const CHILD_CORNERS: [[usize; 3]; 4] = [[0, 3, 5], [3, 1, 4], [5, 4, 2], [3, 5, 4]];
+
+/// The samples of a run as the engine's front sees them: candidates are spots of the
+/// surface ([`SurfaceShell`]), kept when no sample conflicts with them, a lost walk counting
+/// as outside.
+struct FrontSpace<'r, 'a, H, C, F> {
+    run: &'r mut Run<'a, H, C>,
+    at: &'r F,
+}
+
+impl<H: CellHeads, C: Covering, F: Fn(usize, [f64; 3]) -> C::Spacing> Space
+    for FrontSpace<'_, '_, H, C, F>
+{
+    type Point = Spot;
+    type Id = u32;
+    type Around = ();
+    type Error = Infallible;
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.run.faces.len()
+    }
+
+    #[inline(always)]
+    fn get(&self, id: u32) -> Option<(Spot, f64)> {
+        let (run, i) = (&*self.run, id as usize);
+        let spot = Spot { face: run.faces[i], b: run.barycentrics[i], p: run.grid.points()[i] };
+        Some((spot, run.grid.rule().radius(id)))
+    }
+
+    #[inline(always)]
+    fn around(&self, _: &Spot) {}
+
+    #[inline(always)]
+    fn test(&self, _: &(), candidate: &Spot) -> Result<Verdict<Spot>, Infallible> {
+        if candidate.is_lost() {
+            return Ok(Verdict::Outside);
+        }
+        let spacing = (self.at)(candidate.face as usize, candidate.b);
+        Ok(match self.run.conflict(&candidate.p, spacing) {
+            Some(_) => Verdict::Reject,
+            None => Verdict::Accept(*candidate, self.run.grid.rule().radius_of_spacing(spacing)),
+        })
+    }
+
+    #[inline(always)]
+    fn store(&mut self, spot: Spot, radius: f64) -> u32 {
+        self.run.store(spot.face, spot.b, spot.p, C::spacing_of_radius(radius))
+    }
+}
 
 /// Marks a piece retired during a phase (no face has this index: a mesh holds fewer than
 /// `u32::MAX` triangles).
@@ -807,12 +1098,12 @@ fn faces_in_space_order(mesh: &SurfaceMesh) -> Vec<u32> {
     order.into_iter().map(|k| faces[k as usize]).collect()
 }
 
-/// The barycentric coordinates of the spot a dart's last two words name in the piece with
+/// The barycentric coordinates of the spot two generator words name in the piece with
 /// corners `corners` (barycentric): uniform over it (a point of the unit square folded onto
 /// the triangle below its diagonal).
 #[inline]
-fn spot(corners: &[[f64; 3]; 3], words: &[u64; 5]) -> [f64; 3] {
-    let (s, t) = folded([words[3], words[4]]);
+fn spot(corners: &[[f64; 3]; 3], words: [u64; 2]) -> [f64; 3] {
+    let (s, t) = folded(words);
     let b1 =
         corners[0][1] + s * (corners[1][1] - corners[0][1]) + t * (corners[2][1] - corners[0][1]);
     let b2 =

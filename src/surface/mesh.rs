@@ -262,8 +262,7 @@ impl SurfaceMesh {
     /// `A + b[1]·(B − A) + b[2]·(C − A)` (`b[0]` is implied as `1 − b[1] − b[2]`).
     #[inline]
     pub fn point_at(&self, face: usize, b: [f64; 3]) -> Point<3> {
-        let [a, p, q] = self.corners(face);
-        std::array::from_fn(|i| a[i] + b[1] * (p[i] - a[i]) + b[2] * (q[i] - a[i]))
+        point_in(&self.corners(face), b)
     }
 
     /// The unit normal of triangle `face`, by the right-hand rule over its corners in order
@@ -369,6 +368,15 @@ fn check_per_vertex<const N: usize>(
         }
     }
     Ok(())
+}
+
+/// The point with barycentric coordinates `b` in the triangle with `corners`
+/// ([`SurfaceMesh::point_at`]'s arithmetic, which every sampler on a surface uses, so that a
+/// point rebuilds exactly from its face and barycentrics).
+#[inline(always)]
+pub(crate) fn point_in(corners: &[Point<3>; 3], b: [f64; 3]) -> Point<3> {
+    let [a, p, q] = corners;
+    std::array::from_fn(|i| a[i] + b[1] * (p[i] - a[i]) + b[2] * (q[i] - a[i]))
 }
 
 #[inline]

@@ -33,9 +33,10 @@ mod fill;
 mod mesh;
 mod points;
 mod radius;
+mod walk;
 
 pub use elimination::SurfaceElimination;
-pub use fill::SurfacePoisson;
+pub use fill::{FRONT_ATTEMPTS, SurfaceFill, SurfacePoisson};
 pub use mesh::{SurfaceMesh, triangle_area};
 pub use points::SurfacePoints;
 pub use radius::SurfaceDensity;

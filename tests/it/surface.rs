@@ -1,10 +1,13 @@
 //! Points on triangle surfaces: the minimum distance by brute force, maximality by dense
 //! area-weighted probes (and exactly on a flat patch, by the 2D arrangement check of
 //! `maximal`), exact counts, reconstruction from face and barycentrics, unit normals,
-//! bit-identical reruns, variable radius, and the mesh's errors.
+//! bit-identical reruns, variable radius, and the mesh's errors; every fill check for both
+//! ways of reaching the fill (darts, and the front walking on the surface).
 
 use poisson_nd::rng::{rng_from_seed, uniform01};
-use poisson_nd::surface::{SurfaceDensity, SurfaceElimination, SurfaceMesh, SurfacePoisson};
+use poisson_nd::surface::{
+    SurfaceDensity, SurfaceElimination, SurfaceFill, SurfaceMesh, SurfacePoisson,
+};
 use poisson_nd::{DensityMapping, Domain, Error, PairRule, StopReason};
 use std::f64::consts::PI;
 
@@ -165,10 +168,40 @@ fn surfaces() -> Vec<(&'static str, SurfaceMesh, f64)> {
     ]
 }
 
+/// Both ways to a maximal fill.
+const METHODS: [SurfaceFill; 2] = [SurfaceFill::Darts, SurfaceFill::Front];
+
+/// The fill of `mesh` at radius `r` by `method`.
+fn filler(mesh: &SurfaceMesh, r: f64, method: SurfaceFill) -> SurfacePoisson {
+    SurfacePoisson::new(mesh.clone(), r).expect("valid").with_fill(method)
+}
+
+/// The same triangles, each with three vertices of its own (as an STL file gives them).
+fn soup(mesh: &SurfaceMesh) -> SurfaceMesh {
+    let mut vertices = Vec::new();
+    let mut triangles = Vec::new();
+    for face in 0..mesh.triangle_count() {
+        let base = vertices.len();
+        vertices.extend(mesh.corners(face));
+        triangles.push([base, base + 1, base + 2]);
+    }
+    SurfaceMesh::new(vertices, triangles).expect("valid")
+}
+
 #[test]
 fn a_fill_keeps_its_distance_and_leaves_no_gap() {
+    let mut cases: Vec<(String, SurfaceMesh, f64, SurfaceFill)> = Vec::new();
     for (name, mesh, r) in surfaces() {
-        let set = SurfacePoisson::new(mesh.clone(), r).expect("valid").fill_seeded(5);
+        for method in METHODS {
+            cases.push((format!("{name}, {method:?}"), mesh.clone(), r, method));
+        }
+    }
+    // The front on a soup of triangles (joined by their corners' coordinates), and on a mesh
+    // far finer than the radius (walks cross many sides, some lost).
+    cases.push(("torus soup, Front".into(), soup(&torus(48, 16)), 0.09, SurfaceFill::Front));
+    cases.push(("fine patch, Front".into(), patch(80), 0.1, SurfaceFill::Front));
+    for (name, mesh, r, method) in cases {
+        let set = filler(&mesh, r, method).fill_seeded(5);
         assert_eq!(set.stop, StopReason::Exhausted, "{name}");
         assert_eq!(set.unresolved, 0, "{name}");
         assert!(set.len() > 50, "{name}: {} points", set.len());
@@ -192,22 +225,23 @@ fn a_fill_keeps_its_distance_and_leaves_no_gap() {
 fn a_flat_patch_is_exactly_maximal() {
     let mesh = patch(5);
     let domain = Domain::<2>::unit();
-    for seed in 0..3 {
+    for (seed, method) in (0..3).flat_map(|seed| METHODS.map(|method| (seed, method))) {
         let r = 0.04;
-        let set = SurfacePoisson::new(mesh.clone(), r).expect("valid").fill_seeded(seed);
+        let set = filler(&mesh, r, method).fill_seeded(seed);
         let flat: Vec<[f64; 2]> = set.points.iter().map(|p| [p[0], p[1]]).collect();
         assert!(set.points.iter().all(|p| p[2] == 0.0));
         let hole = crate::maximal::uncovered_vertex_2d(&domain, &flat, r);
-        assert_eq!(hole, None, "seed {seed}: {} points", set.len());
+        assert_eq!(hole, None, "seed {seed}, {method:?}: {} points", set.len());
     }
 }
 
 #[test]
 fn points_rebuild_from_face_and_barycentrics_with_unit_normals() {
     for (name, mesh, r) in surfaces() {
-        let fill = SurfacePoisson::new(mesh.clone(), r).expect("valid").fill_seeded(1);
+        let fill = filler(&mesh, r, SurfaceFill::Darts).fill_seeded(1);
+        let front = filler(&mesh, r, SurfaceFill::Front).fill_seeded(1);
         let exact = SurfaceElimination::new(mesh.clone()).sample_seeded(700, 1);
-        for set in [&fill, &exact] {
+        for set in [&fill, &front, &exact] {
             for (k, p) in set.points.iter().enumerate() {
                 let b = set.barycentrics[k];
                 assert!(b.iter().all(|&x| (-1e-12..=1.0 + 1e-12).contains(&x)), "{name}: {b:?}");
@@ -272,6 +306,12 @@ fn reruns_are_bit_identical() {
     assert_eq!(a, b);
     let c = SurfacePoisson::new(mesh.clone(), 0.08).unwrap().fill_seeded(12);
     assert_ne!(a.points, c.points);
+    let front = filler(&mesh, 0.08, SurfaceFill::Front);
+    assert_eq!(front.fill_method(), SurfaceFill::Front);
+    assert_eq!(front.fill_seeded(11), front.clone().fill_seeded(11));
+    assert_ne!(front.fill_seeded(11).points, a.points);
+    // The method survives a new point limit.
+    assert_eq!(front.with_max_points(1 << 20).unwrap().fill_method(), SurfaceFill::Front);
     let a = SurfaceElimination::new(mesh.clone()).sample_seeded(900, 11);
     let b = SurfaceElimination::new(mesh.clone()).sample_seeded(900, 11);
     assert_eq!(a, b);
@@ -313,10 +353,11 @@ fn a_density_sets_each_points_radius() {
         SurfaceDensity::per_vertex(per_vertex, DensityMapping::Lerp, rmin, rmax).unwrap(),
         SurfaceDensity::texture(32, 8, texture, DensityMapping::Lerp, rmin, rmax).unwrap(),
     ];
-    for density in densities {
+    for (density, method) in densities.iter().flat_map(|d| METHODS.map(|m| (d, m))) {
         for rule in [PairRule::Max, PairRule::Min, PairRule::Mean] {
-            let sampler =
-                SurfacePoisson::with_density(mesh.clone(), density.clone(), rule).unwrap();
+            let sampler = SurfacePoisson::with_density(mesh.clone(), density.clone(), rule)
+                .unwrap()
+                .with_fill(method);
             let set = sampler.fill_seeded(4);
             assert_eq!(set.stop, StopReason::Exhausted);
             assert_eq!(set.unresolved, 0);
@@ -437,10 +478,10 @@ fn extreme_magnitudes_sample_as_the_unit_mesh_scaled() {
         SurfaceMesh::new(vertices, triangles)
     };
     let reference = SurfacePoisson::new(sphere(1.0, 10, 20), 0.2).unwrap().fill_seeded(1);
-    for scale in [1e-90, 1e90] {
+    for (scale, method) in [1e-90, 1e90].into_iter().flat_map(|s| METHODS.map(|m| (s, m))) {
         let mesh = scaled(scale).unwrap();
         let r = 0.2 * scale;
-        let set = SurfacePoisson::new(mesh.clone(), r).unwrap().fill_seeded(1);
+        let set = filler(&mesh, r, method).fill_seeded(1);
         assert!(closest(&set.points) >= r);
         let ratio = set.len() as f64 / reference.len() as f64;
         assert!((0.9..1.1).contains(&ratio), "{scale}: {} vs {}", set.len(), reference.len());

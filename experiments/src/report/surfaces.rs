@@ -11,7 +11,9 @@ use crate::format::{short, significant};
 use crate::io::{Attribute, PointData};
 use crate::metrics::surface::{SurfaceMetrics, surface_metrics};
 use crate::plot::{self, Overlay2d};
-use poisson_nd::surface::{SurfaceElimination, SurfaceMesh, SurfacePoints, SurfacePoisson};
+use poisson_nd::surface::{
+    SurfaceElimination, SurfaceFill, SurfaceMesh, SurfacePoints, SurfacePoisson,
+};
 use poisson_nd::{Point, StopReason};
 use std::time::Instant;
 
@@ -22,7 +24,7 @@ pub const SUBDIVISIONS: u32 = 5;
 /// Probes over the area for the coverage.
 pub const PROBES: usize = 200_000;
 /// The samplers, in the section's order.
-pub const SAMPLERS: [&str; 3] = ["fill", "elimination", "uniform"];
+pub const SAMPLERS: [&str; 4] = ["fill", "fill-fronts", "elimination", "uniform"];
 
 /// One point set on the surface.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +54,7 @@ pub struct SurfacesResult {
     pub triangles: usize,
     /// Its area.
     pub area: f64,
-    /// Fill, elimination, uniform.
+    /// Fill, fill by the front, elimination, uniform.
     pub runs: Vec<SurfaceRun>,
 }
 
@@ -60,8 +62,8 @@ fn failed(e: poisson_nd::Error) -> ReportError {
     ReportError::Figure { section: "On surfaces", message: e.to_string() }
 }
 
-/// Samples the surface three ways (seeds from `base_seed`); the elimination and the
-/// uniform points are as many as the fill gave.
+/// Samples the surface four ways (seeds from `base_seed`); the elimination and the uniform
+/// points are as many as the fill gave.
 pub fn measure(
     base_seed: u64,
     timings: &mut Vec<TimingRow>,
@@ -75,6 +77,10 @@ pub fn measure(
     let set = timed(timings, "fill", seed, || fill.fill_seeded(seed));
     let count = set.0.len();
     runs.push(run(&mesh, "fill", seed, None, set, Some(RADIUS))?);
+    let front = fill.with_fill(SurfaceFill::Front);
+    let seed = figure_seed(base_seed, "surfaces", "fill-fronts");
+    let set = timed(timings, "fill-fronts", seed, || front.fill_seeded(seed));
+    runs.push(run(&mesh, "fill-fronts", seed, None, set, Some(RADIUS))?);
     let seed = figure_seed(base_seed, "surfaces", "elimination");
     let set = timed(timings, "elimination", seed, || elimination.sample_seeded(count, seed));
     runs.push(run(&mesh, "elimination", seed, Some(count), set, None)?);
@@ -138,22 +144,32 @@ fn run(
 /// What the numbers say, computed.
 fn reading(result: &SurfacesResult) -> String {
     let by = |name: &str| result.runs.iter().find(|r| r.sampler == name);
-    let (Some(fill), Some(elimination), Some(uniform)) =
-        (by("fill"), by("elimination"), by("uniform"))
+    let (Some(fill), Some(front), Some(elimination), Some(uniform)) =
+        (by("fill"), by("fill-fronts"), by("elimination"), by("uniform"))
     else {
         return String::new();
     };
-    let kept = fill.metrics.d_min >= RADIUS;
-    let maximal = fill.metrics.coverage.largest_gap < RADIUS;
+    let keeps = |run: &SurfaceRun| {
+        let kept = run.metrics.d_min >= RADIUS;
+        let maximal = run.metrics.coverage.largest_gap < RADIUS;
+        format!(
+            "{} r between every pair and {} (no probe farther than {} r from a point)",
+            if kept { "keeps" } else { "does NOT keep" },
+            if maximal { "is maximal at the probes" } else { "leaves a gap of r or more" },
+            significant(run.metrics.coverage.largest_gap / RADIUS, 4),
+        )
+    };
     let exact = elimination.asked == Some(elimination.points.len());
     format!(
-        "The fill {} r between every pair and {} (no probe farther than {} r from a point). \
-         Elimination gives {} the {} points asked for, at a relative radius of {} against \
-         the fill's {}; uniform points, as many, come as close as {} d_max and leave gaps of \
-         {} d_max.",
-        if kept { "keeps" } else { "does NOT keep" },
-        if maximal { "is maximal at the probes" } else { "leaves a gap of r or more" },
-        significant(fill.metrics.coverage.largest_gap / RADIUS, 4),
+        "The fill {}; fill-fronts {}, with {} points against {} at a relative \
+         radius of {}. Elimination gives {} the {} points asked for, at a relative radius of \
+         {} against the fill's {}; uniform points, as many, come as close as {} d_max and \
+         leave gaps of {} d_max.",
+        keeps(fill),
+        keeps(front),
+        front.points.len(),
+        fill.points.len(),
+        significant(front.metrics.relative_radius, 4),
         if exact { "exactly" } else { "NOT exactly" },
         elimination.asked.unwrap_or(0),
         significant(elimination.metrics.relative_radius, 4),
@@ -196,7 +212,10 @@ pub fn section(result: &SurfacesResult) -> Result<Section, ReportError> {
         format!(
             "A surface made by the report: an icosahedron split {} times ({} triangles) and \
              pushed in and out by smooth bumps of varying curvature, area {}. The fill places \
-             points at r = {} until no point of the surface has room (a maximal set); \
+             points at r = {} until no point of the surface has room (a maximal set), each \
+             uniform over the surface not yet covered; fill-fronts reaches a maximal set \
+             faster, by Bridson's front walking on the surface and darts into the gaps it \
+             leaves; \
              elimination draws five candidates per point uniformly over the area and removes \
              the most crowded until exactly as many remain as the fill gave; uniform points \
              are white noise on the surface. Distances are Euclidean in 3D. d_max is the \

@@ -140,16 +140,12 @@ fn a_fill_writes_every_column_keeps_r_and_covers_the_surface() {
         assert!(out.iter().zip(&n).map(|(a, b)| a * b).sum::<f64>() > 0.0);
     }
     // analyze --mesh: the same closest pair, covered within r, faces that place the points.
-    let json = ok(&[
-        "analyze",
-        s(&dir.path().join("fill.csv")),
-        "--mesh",
-        s(&mesh_path),
-        "--radius",
-        "0.1",
-        "--json",
-    ]);
-    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let analyze = |name: &str| {
+        let (points, m) = (dir.path().join(name), s(&mesh_path));
+        let json = ok(&["analyze", s(&points), "--mesh", m, "--radius", "0.1", "--json"]);
+        serde_json::from_str::<serde_json::Value>(&json).unwrap()
+    };
+    let value = analyze("fill.csv");
     let d_min = value["d_min"].as_f64().unwrap();
     assert!((d_min / closest(&points.data.points) - 1.0).abs() < 1e-12);
     assert_eq!(value["nominal"]["covered_fraction"].as_f64(), Some(1.0));
@@ -159,6 +155,24 @@ fn a_fill_writes_every_column_keeps_r_and_covers_the_surface() {
     assert!((0.7..0.9).contains(&rho), "{rho}");
     let table = ok(&["analyze", s(&dir.path().join("fill.ply")), "--mesh", s(&mesh_path)]);
     assert!(table.contains("on the surface of") && table.contains("largest gap"), "{table}");
+    // --fill front: its own points, reproducible, the same guarantees; --fill darts is the
+    // default.
+    let fill = |method: &str, name: &str| {
+        let out = dir.path().join(name);
+        let (m, o) = (s(&mesh_path), s(&out));
+        ok(&["sample", "surface", "--mesh", m, "--radius", "0.1", "--seed", "7"]
+            .into_iter()
+            .chain(["--fill", method, "--out", o])
+            .collect::<Vec<_>>());
+        read(&out)
+    };
+    assert_eq!(fill("darts", "darts.csv").data, points.data);
+    let front = fill("front", "front.csv");
+    assert_eq!(front.data, fill("front", "front2.csv").data);
+    assert_ne!(front.data.points, points.data.points);
+    assert!(closest(&front.data.points) >= r);
+    check_rebuild(&front, &mesh);
+    assert!(analyze("front.csv")["coverage"]["largest_gap"].as_f64().unwrap() < r);
 }
 
 #[test]
@@ -266,6 +280,8 @@ fn bad_input_is_one_line_and_no_file() {
         (vec!["--mesh", t, "--radius", "-1"], "radius"),
         (vec!["--mesh", t, "--radius", "1e-9"], "could place about"),
         (vec!["--mesh", t, "--n", "5", "--ratio", "0.5"], "--ratio"),
+        (vec!["--mesh", t, "--n", "5", "--fill", "front"], "--fill applies only"),
+        (vec!["--mesh", t, "--radius", "0.1", "--fill", "walk"], "walk"),
         (vec!["--mesh", t, "--density-texture", s(&png)], "needs --rmin and --rmax"),
         (
             vec!["--mesh", q, "--density-texture", s(&png), "--rmin", "0.1", "--rmax", "0.2"],
