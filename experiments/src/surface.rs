@@ -39,7 +39,7 @@ pub struct SurfaceArgs {
     pub ratio: Option<f64>,
     /// How a maximal fill is reached: `darts` (each sample uniform over the surface not yet
     /// covered; the default) or `front` (Bridson's front walking on the surface, then darts
-    /// into what it left; several times faster on large fills).
+    /// into what it left; about 1.8× faster at 10^6 points).
     #[arg(long, value_enum)]
     pub fill: Option<FillMethod>,
 }
