@@ -6,7 +6,8 @@
 //! and when all `k` fail the point retires. What "accepted" means — inside the region, no
 //! stored point too close under the conflict rule, the radius the field gives there — is the
 //! space's business: a grid with its rule for [`Bridson`](crate::Bridson) and the chunk cells,
-//! the class grids of a scatter, the removable grid of a live set. The front owns only the
+//! the class grids of a scatter, the removable grid of a live set, the samples of a surface
+//! (whose points are places on the mesh, [`Space::Point`]). The front owns only the
 //! order of draws, which is what makes a run reproducible.
 
 use super::shell::ShellDraw;

@@ -3,7 +3,8 @@
 //! - [`front`]: the active list and Bridson's step — a uniformly chosen active point, up to
 //!   `k` candidates in its shell, the first accepted one stored and active — and seeding by
 //!   darts. Every fill runs it: [`Bridson`](crate::Bridson) and its resumable run, the chunk
-//!   cells of [`chunked`](crate::chunked), a live set's fills and each class of a scatter.
+//!   cells of [`chunked`](crate::chunked), a live set's fills, each class of a scatter and the
+//!   fronts of a surface fill ([`SurfaceFill::Front`](crate::surface::SurfaceFill::Front)).
 //! - [`shell`]: how candidates are drawn in the shell `[r, 2r]`.
 //! - [`scan`]: the restart scan that seeds every part of an area the front has not reached.
 //! - [`space`]: the spaces of a grid with one radius or with a radius field, which decide
