@@ -647,14 +647,17 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
     fn outline(&self, piece: Piece) -> ([[f64; 3]; 3], [Point<3>; 3], Point<3>, f64) {
         let corners = piece.corners(self.triangles[piece.face as usize].split);
         let positions = self.positions(piece, &corners);
-        let centroid: Point<3> =
-            std::array::from_fn(|i| (positions[0][i] + positions[1][i] + positions[2][i]) / 3.0);
-        let farthest = positions
-            .iter()
-            .map(|corner| distance_squared(corner, &centroid))
-            .fold(0.0, f64::max)
-            .sqrt();
+        let (centroid, farthest) = enclosing_ball(&positions);
         (corners, positions, centroid, farthest)
+    }
+
+    /// Collects into `near` every stored point that may lie within `reach` of `centre`.
+    fn gather(&self, centre: &Point<3>, reach: f64, near: &mut Vec<u32>) {
+        near.clear();
+        self.grid.any_point_within(centre, reach, |index| {
+            near.push(index);
+            false
+        });
     }
 
     /// Fills to saturation or the point limit; returns the points and the rule (which keeps
@@ -736,21 +739,11 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
                     // cover, a piece none in it covers goes on as an uncovered one would).
                     face_of_near = piece.face;
                     let corners = self.triangles[piece.face as usize].corners;
-                    let centroid: Point<3> = std::array::from_fn(|i| {
-                        (corners[0][i] + corners[1][i] + corners[2][i]) / 3.0
-                    });
-                    let farthest = corners
-                        .iter()
-                        .map(|c| distance_squared(c, &centroid))
-                        .fold(0.0, f64::max)
-                        .sqrt();
-                    face_near.clear();
+                    let (centroid, farthest) = enclosing_ball(&corners);
                     let reach = self.grid.rule().reach();
+                    face_near.clear();
                     if farthest <= 4.0 * reach {
-                        self.grid.any_point_within(&centroid, reach + farthest, |index| {
-                            face_near.push(index);
-                            false
-                        });
+                        self.gather(&centroid, reach + farthest, &mut face_near);
                     }
                 }
                 if first && self.covered_by_any(piece, below, &mut last, &face_near) {
@@ -961,11 +954,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         let reach = self.grid.rule().reach();
         let split = self.triangles[piece.face as usize].split;
         let (corners, positions, centroid, farthest) = self.outline(piece);
-        near.clear();
-        self.grid.any_point_within(&centroid, reach + farthest, |index| {
-            near.push(index);
-            false
-        });
+        self.gather(&centroid, reach + farthest, near);
         let near: &[u32] = near;
         let face = piece.face as usize;
         // Covered by a point whose dart missed it: retired whole.
@@ -1112,6 +1101,16 @@ fn spot(corners: &[[f64; 3]; 3], words: [u64; 2]) -> [f64; 3] {
     let b2 =
         corners[0][2] + s * (corners[1][2] - corners[0][2]) + t * (corners[2][2] - corners[0][2]);
     [1.0 - (b1 + b2), b1, b2]
+}
+
+/// The centroid of a triangle with `corners` and the distance to its farthest corner: a
+/// ball that holds the triangle.
+fn enclosing_ball(corners: &[Point<3>; 3]) -> (Point<3>, f64) {
+    let centroid: Point<3> =
+        std::array::from_fn(|i| (corners[0][i] + corners[1][i] + corners[2][i]) / 3.0);
+    let farthest =
+        corners.iter().map(|c| distance_squared(c, &centroid)).fold(0.0, f64::max).sqrt();
+    (centroid, farthest)
 }
 
 #[inline]

@@ -422,7 +422,7 @@ pub(crate) fn length(v: [f64; 3]) -> f64 {
 }
 
 /// `v` scaled to unit length; `None` for the zero vector.
-fn normalised(v: [f64; 3]) -> Option<[f64; 3]> {
+pub(crate) fn normalised(v: [f64; 3]) -> Option<[f64; 3]> {
     let l = length(v);
     (l > 0.0 && l.is_finite()).then(|| v.map(|x| x / l))
 }

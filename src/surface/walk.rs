@@ -13,7 +13,7 @@
 //! On a flat part of the surface a walk of length `d` ends exactly `d` away (to rounding);
 //! over a fold it ends closer in space than it walked, which the front's distance test sees.
 
-use super::mesh::{SurfaceMesh, cross, length, point_in, sub};
+use super::mesh::{SurfaceMesh, cross, normalised, point_in, sub};
 use crate::engine::shell::{PairedShell, ShellDraw};
 use crate::limits::power_of_two;
 use crate::point::Point;
@@ -228,11 +228,10 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// `v` over its length (which [`length`] finds without overflow).
+/// `v` over its length ([`normalised`]; zero for a zero vector, which no walk meets).
 #[inline(always)]
 fn unit(v: [f64; 3]) -> [f64; 3] {
-    let l = length(v);
-    v.map(|x| x / l)
+    normalised(v).unwrap_or_default()
 }
 
 /// The front's shell on a surface: an offset drawn in the plane's shell `[r, 2r]` (the box
