@@ -644,6 +644,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
     /// The corners of `piece` (barycentric and positions), and a centre and radius of a ball
     /// holding it: its centroid and the distance to its farthest corner (a triangle lies
     /// within that of its centroid).
+    #[inline(always)]
     fn outline(&self, piece: Piece) -> ([[f64; 3]; 3], [Point<3>; 3], Point<3>, f64) {
         let corners = piece.corners(self.triangles[piece.face as usize].split);
         let positions = self.positions(piece, &corners);
@@ -721,8 +722,13 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         let mut near = Vec::new();
         // The sample that covered the last piece: most often it covers the next one too.
         let mut last = None;
+        // Every sample that may lie within reach of a point of face `face_of_near` (when
+        // `listed`): gathered once for all the face's pieces of a level, grown by the darts
+        // stored on the face, and gathered again after a front. A piece's tests then read
+        // this short list instead of walking the grid.
         let mut face_near = Vec::new();
         let mut face_of_near = u32::MAX;
+        let mut listed = false;
         let mut level: Vec<Piece> =
             std::mem::take(&mut self.buckets).into_iter().flat_map(|b| b.pieces).collect();
         while !level.is_empty() {
@@ -732,58 +738,69 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
                     self.add(piece);
                     continue;
                 }
-                let first = piece.level() == 0;
-                if first && piece.face != face_of_near {
-                    // The samples near this face's level-0 pieces, gathered once for all of
-                    // them (most are covered by one of these; one found in the list is a
-                    // cover, a piece none in it covers goes on as an uncovered one would).
+                if piece.face != face_of_near {
                     face_of_near = piece.face;
-                    let corners = self.triangles[piece.face as usize].corners;
-                    let (centroid, farthest) = enclosing_ball(&corners);
-                    let reach = self.grid.rule().reach();
-                    face_near.clear();
-                    if farthest <= 4.0 * reach {
-                        self.gather(&centroid, reach + farthest, &mut face_near);
-                    }
+                    listed = self.gather_face(piece.face, &mut face_near);
                 }
-                if first && self.covered_by_any(piece, below, &mut last, &face_near) {
+                let face = piece.face as usize;
+                let (corners, positions, centroid, farthest) = self.outline(piece);
+                let piece_below = below(face, &corners);
+                if last.is_some_and(|index| self.covers(index, &positions, piece_below)) {
+                    continue;
+                }
+                let from = listed.then_some(&face_near[..]);
+                self.near_piece(&centroid, farthest, from, &mut near);
+                if let Some(&index) =
+                    near.iter().find(|&&index| self.covers(index, &positions, piece_below))
+                {
+                    last = Some(index);
                     continue;
                 }
                 self.attempts += 1;
-                let face = piece.face as usize;
-                let triangle = &self.triangles[face];
-                let corners = piece.corners(triangle.split);
                 let b = spot(&corners, [rng.next_u64(), rng.next_u64()]);
-                let p = triangle.point_at(b);
+                let p = self.triangles[face].point_at(b);
                 let spacing = at(face, b);
-                let index = match self.conflict(&p, spacing) {
-                    Some(index) => index,
-                    None => {
-                        let index = self.store(piece.face, b, p, spacing);
-                        active.push(index);
-                        if first {
-                            let mut space = FrontSpace { run: &mut *self, at };
-                            let mut drawn = 0;
-                            let Ok(_) = front::grow(
-                                &mut space,
-                                &mut active,
-                                &rules,
-                                limit,
-                                None,
-                                &mut drawn,
-                                rng,
-                            );
-                            self.attempts += drawn;
-                        }
-                        active.clear();
-                        index
-                    }
+                // `near` holds every sample within reach of the piece when it comes from the
+                // face's list; the grid's own walk decides otherwise.
+                let conflict = if listed {
+                    self.conflict_among(&p, spacing, &near)
+                } else {
+                    self.conflict(&p, spacing)
                 };
-                let positions = self.positions(piece, &corners);
-                if self.covers(index, &positions, below(face, &corners)) {
-                    continue;
+                if conflict.is_none() {
+                    let index = self.store(piece.face, b, p, spacing);
+                    if piece.level() == 0 {
+                        active.push(index);
+                        let mut space = FrontSpace { run: &mut *self, at };
+                        let mut drawn = 0;
+                        let Ok(_) = front::grow(
+                            &mut space,
+                            &mut active,
+                            &rules,
+                            limit,
+                            None,
+                            &mut drawn,
+                            rng,
+                        );
+                        self.attempts += drawn;
+                        active.clear();
+                        // The front stored samples anywhere around.
+                        listed = self.gather_face(piece.face, &mut face_near);
+                        let from = listed.then_some(&face_near[..]);
+                        self.near_piece(&centroid, farthest, from, &mut near);
+                    } else {
+                        if listed {
+                            face_near.push(index);
+                        }
+                        near.push(index);
+                    }
+                    if self.covers(index, &positions, piece_below) {
+                        last = Some(index);
+                        continue;
+                    }
                 }
-                let (children, uncovered) = self.uncovered_children(piece, below, &mut near);
+                let (children, uncovered) =
+                    self.uncovered_children(piece, &corners, &positions, below, &near);
                 next.extend(
                     children.into_iter().zip(uncovered).filter_map(|(c, u)| u.then_some(c)),
                 );
@@ -792,28 +809,57 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         }
     }
 
-    /// Whether `last` or one of the points `near` covers `piece` whole; `last` is set to the
-    /// point found.
-    fn covered_by_any(
+    /// Collects into `near` every sample that may lie within reach of a point of face
+    /// `face`, if the face is small enough for that list to stay short (its farthest corner
+    /// within four reaches of its centroid); returns whether it did (`near` is left empty
+    /// otherwise).
+    fn gather_face(&self, face: u32, near: &mut Vec<u32>) -> bool {
+        let (centroid, farthest) = enclosing_ball(&self.triangles[face as usize].corners);
+        let reach = self.grid.rule().reach();
+        near.clear();
+        let short = farthest <= 4.0 * reach;
+        if short {
+            let within = reach + farthest;
+            self.gather(&centroid, within + rounding_margin(&centroid, within), near);
+        }
+        short
+    }
+
+    /// Collects into `near` the samples that may lie within reach of a piece held by the
+    /// ball of `centroid` and radius `farthest`: those of the list `from` (every sample
+    /// within reach of the piece's face) within reach of that ball, or without a list those
+    /// the grid gives.
+    fn near_piece(
         &self,
-        piece: Piece,
-        below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
-        last: &mut Option<u32>,
-        near: &[u32],
-    ) -> bool {
-        let corners = piece.corners(self.triangles[piece.face as usize].split);
-        let positions = self.positions(piece, &corners);
-        let piece_below = below(piece.face as usize, &corners);
-        if last.is_some_and(|index| self.covers(index, &positions, piece_below)) {
-            return true;
-        }
-        match near.iter().find(|&&index| self.covers(index, &positions, piece_below)) {
-            Some(&index) => {
-                *last = Some(index);
-                true
-            }
-            None => false,
-        }
+        centroid: &Point<3>,
+        farthest: f64,
+        from: Option<&[u32]>,
+        near: &mut Vec<u32>,
+    ) {
+        let within = self.grid.rule().reach() + farthest;
+        let Some(list) = from else {
+            return self.gather(centroid, within, near);
+        };
+        let within = within + rounding_margin(centroid, within);
+        let within = within * within;
+        let points = self.grid.points();
+        near.clear();
+        near.extend(
+            list.iter()
+                .copied()
+                .filter(|&index| distance_squared(centroid, &points[index as usize]) <= within),
+        );
+    }
+
+    /// [`conflict`](Self::conflict) among the samples `near`, which hold every sample within
+    /// reach of `p`: the same answer, whichever conflicting sample it names.
+    #[inline]
+    fn conflict_among(&self, p: &Point<3>, spacing: C::Spacing, near: &[u32]) -> Option<u32> {
+        let rule = self.grid.rule();
+        let points = self.grid.points();
+        near.iter().copied().find(|&index| {
+            rule.conflicts(spacing, distance_squared(p, &points[index as usize]), index)
+        })
     }
 
     /// One phase of darts: `DARTS_PER_CELL` times the active pieces at its start, each
@@ -928,7 +974,10 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         let mut near = Vec::new();
         for bucket in old {
             for piece in bucket.pieces {
-                let (children, uncovered) = self.uncovered_children(piece, below, &mut near);
+                let (corners, positions, centroid, farthest) = self.outline(piece);
+                self.near_piece(&centroid, farthest, None, &mut near);
+                let (children, uncovered) =
+                    self.uncovered_children(piece, &corners, &positions, below, &near);
                 for (child, uncovered) in children.into_iter().zip(uncovered) {
                     if uncovered {
                         self.add(child);
@@ -938,28 +987,23 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         }
     }
 
-    /// The children of `piece`, and which of them no single point covers: none if one
-    /// covers the piece whole, or if it is at its triangle's deepest level (then counted as
-    /// unresolved). `near` is scratch space.
+    /// The children of `piece` (with `corners`, barycentric, at `positions`), and which of
+    /// them no single point covers: none if one covers the piece whole, or if it is at its
+    /// triangle's deepest level (then counted as unresolved). The points tested are those
+    /// of `near`, which holds every point within reach of the piece (and maybe others).
     fn uncovered_children(
         &mut self,
         piece: Piece,
+        corners: &[[f64; 3]; 3],
+        positions: &[Point<3>; 3],
         below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
-        near: &mut Vec<u32>,
+        near: &[u32],
     ) -> ([Piece; 4], [bool; 4]) {
-        // The points that may cover the piece or one of its children: within reach of a
-        // point of the piece, so within reach plus the piece's farthest corner of its
-        // centroid (a triangle lies within that of its centroid). One walk of the grid for
-        // the five tests.
-        let reach = self.grid.rule().reach();
         let split = self.triangles[piece.face as usize].split;
-        let (corners, positions, centroid, farthest) = self.outline(piece);
-        self.gather(&centroid, reach + farthest, near);
-        let near: &[u32] = near;
         let face = piece.face as usize;
         // Covered by a point whose dart missed it: retired whole.
-        let piece_below = below(face, &corners);
-        if near.iter().any(|&index| self.covers(index, &positions, piece_below)) {
+        let piece_below = below(face, corners);
+        if near.iter().any(|&index| self.covers(index, positions, piece_below)) {
             return ([piece; 4], [false; 4]);
         }
         if piece.level() >= deepest_level(split) {
@@ -1101,6 +1145,14 @@ fn spot(corners: &[[f64; 3]; 3], words: [u64; 2]) -> [f64; 3] {
     let b2 =
         corners[0][2] + s * (corners[1][2] - corners[0][2]) + t * (corners[2][2] - corners[0][2]);
     [1.0 - (b1 + b2), b1, b2]
+}
+
+/// A margin for a distance bound `distance` about `centre`: points computed near `centre`
+/// stray from where exact arithmetic puts them by rounding relative to their coordinates'
+/// size, and 2^-30 of that size and of the distance is far more than that.
+fn rounding_margin(centre: &Point<3>, distance: f64) -> f64 {
+    let size = centre.iter().fold(0.0, |size: f64, x| size.max(x.abs()));
+    (size + distance) * power_of_two(-30)
 }
 
 /// The centroid of a triangle with `corners` and the distance to its farthest corner: a
