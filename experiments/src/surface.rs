@@ -164,38 +164,7 @@ pub fn run(args: &SurfaceArgs, run: &Settings) -> Result<(), String> {
     let mesh = Arc::new(read_surface(&args.mesh)?);
     let mesh_name = args.mesh.display().to_string();
     let start = Instant::now();
-    let (set, method) = match (run.radius, run.n) {
-        (_, Some(n)) => {
-            let mut sampler = SurfaceElimination::new(Arc::clone(&mesh))
-                .with_progressive(args.progressive)
-                .with_ratio(args.ratio.unwrap_or(poisson_nd::defaults::ELIMINATION_RATIO))
-                .map_err(|e| format!("--ratio: {e}"))?;
-            if let Some(limit) = run.max_points {
-                sampler =
-                    sampler.with_max_points(limit).map_err(|e| format!("--max-points: {e}"))?;
-            }
-            (sampler.sample_seeded(n, run.seed), "elimination")
-        }
-        (radius, None) => {
-            let sampler = match (&args.density_texture, radius) {
-                (Some(texture), _) => {
-                    let density = texture_density(texture, run)?;
-                    let rule = run.radius_rule.unwrap_or_default();
-                    SurfacePoisson::with_density(Arc::clone(&mesh), density, rule)
-                }
-                (None, Some(r)) => SurfacePoisson::new(Arc::clone(&mesh), r),
-                (None, None) => unreachable!("checked: --radius, --n or --density-texture"),
-            };
-            let mut sampler = sampler.map_err(|e| fill_message(e, &mesh_name, &mesh))?;
-            if let Some(limit) = run.max_points {
-                sampler = sampler
-                    .with_max_points(limit)
-                    .map_err(|e| fill_message(e, &mesh_name, &mesh))?;
-            }
-            let method = args.fill.map_or(SurfaceFill::Darts, SurfaceFill::from);
-            (sampler.with_fill(method).fill_seeded(run.seed), "fill")
-        }
-    };
+    let (set, method) = sample(&mesh, &mesh_name, args, run)?;
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
         "surface {method} triangles={} degenerate={} area={} points={} time={seconds:.3}s \
@@ -212,6 +181,51 @@ pub fn run(args: &SurfaceArgs, run: &Settings) -> Result<(), String> {
         io::write_points(path, format, &point_data(&mesh, set))?;
     }
     Ok(())
+}
+
+/// Samples `mesh` (named `mesh_name` in errors) as `sample surface` does with these flags:
+/// exactly `--n` points by sample elimination, or a maximal fill at `--radius` or over
+/// `--density-texture`. Returns the points and which it made (`"elimination"` or `"fill"`);
+/// errors are the command line's one-line messages. The command line and the Python
+/// package's `sample_surface` both run through here.
+pub fn sample(
+    mesh: &Arc<SurfaceMesh>,
+    mesh_name: &str,
+    args: &SurfaceArgs,
+    run: &Settings,
+) -> Result<(SurfacePoints, &'static str), String> {
+    check_flags(args, run)?;
+    Ok(match (run.radius, run.n) {
+        (_, Some(n)) => {
+            let mut sampler = SurfaceElimination::new(Arc::clone(mesh))
+                .with_progressive(args.progressive)
+                .with_ratio(args.ratio.unwrap_or(poisson_nd::defaults::ELIMINATION_RATIO))
+                .map_err(|e| format!("--ratio: {e}"))?;
+            if let Some(limit) = run.max_points {
+                sampler =
+                    sampler.with_max_points(limit).map_err(|e| format!("--max-points: {e}"))?;
+            }
+            (sampler.sample_seeded(n, run.seed), "elimination")
+        }
+        (radius, None) => {
+            let sampler = match (&args.density_texture, radius) {
+                (Some(texture), _) => {
+                    let density = texture_density(texture, run)?;
+                    let rule = run.radius_rule.unwrap_or_default();
+                    SurfacePoisson::with_density(Arc::clone(mesh), density, rule)
+                }
+                (None, Some(r)) => SurfacePoisson::new(Arc::clone(mesh), r),
+                (None, None) => unreachable!("checked: --radius, --n or --density-texture"),
+            };
+            let mut sampler = sampler.map_err(|e| fill_message(e, mesh_name, mesh))?;
+            if let Some(limit) = run.max_points {
+                sampler =
+                    sampler.with_max_points(limit).map_err(|e| fill_message(e, mesh_name, mesh))?;
+            }
+            let method = args.fill.map_or(SurfaceFill::Darts, SurfaceFill::from);
+            (sampler.with_fill(method).fill_seeded(run.seed), "fill")
+        }
+    })
 }
 
 /// The flags `sample surface` takes, and how they go together.

@@ -4,7 +4,8 @@ The samplers are engines in the style of ``scipy.stats.qmc`` (``Bridson``, ``Chu
 ``DartThrowing``, ``Maximal``, ``SampleElimination``, ``BestCandidate``, ``Halton``, ``Sobol``,
 ``Pmj02``, ``JitteredGrid``, ``WhiteNoise``); ``Field`` and ``Region`` vary the radius and confine the
 points; ``PoissonSet`` is a live set, ``World`` a deterministic chunked world; ``scatter`` runs
-a world-scatter scene; ``analyze`` measures a point set as ``experiments analyze`` does.
+a world-scatter scene; ``sample_surface`` puts points on a triangle mesh's surface;
+``analyze`` measures a point set as ``experiments analyze`` does.
 For the same seed and parameters the points are bit-identical to the command line's and the
 Rust library's. See docs/python.md.
 
@@ -32,6 +33,7 @@ from ._engines import (
 )
 from ._analysis import Analysis, analyze
 from ._scatter import INSTANCE_DTYPE, scatter
+from ._surface import SurfaceSample, sample_surface
 
 __all__ = [
     "MAX_DIM",
@@ -53,9 +55,11 @@ __all__ = [
     "Sample",
     "SampleElimination",
     "Sobol",
+    "SurfaceSample",
     "WhiteNoise",
     "World",
     "WorldStages",
     "analyze",
+    "sample_surface",
     "scatter",
 ]

@@ -47,6 +47,26 @@ def scatter(
     out: Optional[str] = None,
 ) -> dict[str, Any]: ...
 
+def sample_surface(
+    path: Optional[str] = None,
+    vertices: Optional[npt.ArrayLike] = None,
+    faces: Optional[npt.ArrayLike] = None,
+    normals: Optional[npt.ArrayLike] = None,
+    uvs: Optional[npt.ArrayLike] = None,
+    radius: Optional[float] = None,
+    n: Optional[int] = None,
+    seed: int = 0,
+    fill: Optional[str] = None,
+    ratio: Optional[float] = None,
+    progressive: bool = False,
+    density_texture: Optional[str] = None,
+    rmin: Optional[float] = None,
+    rmax: Optional[float] = None,
+    mapping: Optional[str] = None,
+    radius_rule: Optional[str] = None,
+    max_points: Optional[int] = None,
+) -> dict[str, Any]: ...
+
 class Field:
     """A radius that varies over the box: an array gridded over the sampler's box."""
 

@@ -19,6 +19,7 @@ mod sampling;
 mod scatter;
 mod shapes;
 mod stages;
+mod surface;
 mod world;
 
 /// A one-line library message as the `ValueError` Python code expects.
@@ -207,6 +208,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sampling::sample, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze_json, m)?)?;
     m.add_function(wrap_pyfunction!(scatter::scatter, m)?)?;
+    m.add_function(wrap_pyfunction!(surface::sample_surface, m)?)?;
     m.add_class::<shapes::Field>()?;
     m.add_class::<shapes::Region>()?;
     m.add_class::<live::PoissonSet>()?;
