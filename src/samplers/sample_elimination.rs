@@ -506,6 +506,7 @@ fn run_queue<const D: usize>(
     let kept = !start.is_empty();
     let mut queue = Tournament::build(totals);
     let mut eliminated = Vec::with_capacity(m - target);
+    let mut repairs = Repairs::default();
     let (points, layout) = (grid.points(), grid.layout());
     let domain = layout.domain();
     while eliminated.len() < m - target {
@@ -520,9 +521,8 @@ fn run_queue<const D: usize>(
                 std::hint::black_box(neighbour.get(first));
             }
             let range = start[k] as usize..start[k + 1] as usize;
-            for (&j, &w) in neighbour[range.clone()].iter().zip(&weights[range]) {
-                queue.decrease(j as usize, w);
-            }
+            let lowered = neighbour[range.clone()].iter().zip(&weights[range]);
+            queue.decrease_many(lowered.map(|(&j, &w)| (j as usize, w)), &mut repairs);
             continue;
         }
         // The living ones only (k itself is no longer): a removed neighbour's point is not
@@ -569,6 +569,14 @@ fn neighbour_grid<const D: usize>(
 
 /// The most cells along one axis of a sparse neighbour grid: keys stay below 2^64.
 const SPARSE_AXIS_CELLS: f64 = (1u64 << 20) as f64;
+
+/// Scratch space of [`Tournament::decrease_many`]: the nodes of one level to repair, and
+/// those of the next.
+#[derive(Debug, Default)]
+struct Repairs {
+    nodes: Vec<usize>,
+    above: Vec<usize>,
+}
 
 /// Children of a tournament node: 8 entries of 16 bytes are two cache lines, and a tree of
 /// 5·10^6 leaves is 8 levels high instead of 23.
@@ -648,6 +656,56 @@ impl Tournament {
         let w = self.leaf[item];
         if w != f64::NEG_INFINITY {
             self.set(item, w - amount);
+        }
+    }
+
+    /// Lowers each item's weight by its amount (≥ 0; popped items are left alone), then
+    /// repairs the tree level by level, each node whose champion was lowered once: the
+    /// neighbours of one removed candidate share leaves' nodes and ancestors, which a repair
+    /// per item would climb again and again. The tree ends as [`decrease`](Self::decrease)
+    /// one item after another leaves it (each node the heaviest of its children), so the
+    /// same items come out in the same order.
+    fn decrease_many(
+        &mut self,
+        changes: impl Iterator<Item = (usize, f64)>,
+        repairs: &mut Repairs,
+    ) {
+        let Repairs { nodes, above } = repairs;
+        nodes.clear();
+        for (item, amount) in changes {
+            let w = self.leaf[item];
+            if w != f64::NEG_INFINITY {
+                self.leaf[item] = w - amount;
+                let at = item / FAN_OUT;
+                if self.level[0][at].1 == item as u32 {
+                    nodes.push(at);
+                }
+            }
+        }
+        for l in 0..self.level.len() {
+            if nodes.is_empty() {
+                return;
+            }
+            nodes.sort_unstable();
+            nodes.dedup();
+            above.clear();
+            let (below, rest) = self.level.split_at_mut(l);
+            let Some((here, higher)) = rest.split_first_mut() else { return };
+            for &at in nodes.iter() {
+                let old = here[at].1;
+                here[at] = match below.last() {
+                    None => Self::heaviest_leaf(&self.leaf, at),
+                    Some(children) => {
+                        let first = at * FAN_OUT;
+                        Self::heaviest(&children[first..children.len().min(first + FAN_OUT)])
+                    }
+                };
+                // The parent holds the old champion only if it was the parent's too.
+                if higher.first().is_some_and(|parents| parents[at / FAN_OUT].1 == old) {
+                    above.push(at / FAN_OUT);
+                }
+            }
+            std::mem::swap(nodes, above);
         }
     }
 
