@@ -55,6 +55,46 @@ pub(crate) fn read_points<const D: usize>(
     Ok(values.chunks_exact(D).map(|c| std::array::from_fn(|k| c[k])).collect())
 }
 
+/// Vertex index triples from an integer array-like of shape (t, 3), no index negative (the
+/// mesh checks the upper end); `what` names the argument in errors.
+pub(crate) fn index_triples(faces: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<[usize; 3]>> {
+    let numpy = faces.py().import("numpy")?;
+    let array = numpy.call_method1("asarray", (faces,))?;
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    // An empty list has dtype float64; its shape is refused below all the same.
+    let size: usize = array.getattr("size")?.extract()?;
+    if size > 0 && kind != "i" && kind != "u" {
+        return Err(crate::value_error(format!(
+            "{what} must be integer vertex indices, got an array of dtype {}",
+            array.getattr("dtype")?.str()?
+        )));
+    }
+    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+    if shape.len() != 2 || shape[1] != 3 {
+        return Err(crate::value_error(format!(
+            "{what} must have shape (t, 3), got {}",
+            shape_text(&shape)
+        )));
+    }
+    let flat = array.call_method0("ravel")?;
+    let values: Vec<usize> = if kind == "u" {
+        let values: Vec<u64> = flat.call_method1("astype", ("uint64",))?.extract()?;
+        // Indices past usize are out of range as much as any past the vertex count.
+        values.into_iter().map(|v| usize::try_from(v).unwrap_or(usize::MAX)).collect()
+    } else {
+        let values: Vec<i64> = flat.call_method1("astype", ("int64",))?.extract()?;
+        if let Some(i) = values.iter().position(|&v| v < 0) {
+            return Err(crate::value_error(format!(
+                "{what}: face {} has the negative vertex index {}",
+                i / 3,
+                values[i]
+            )));
+        }
+        values.into_iter().map(|v| usize::try_from(v).unwrap_or(usize::MAX)).collect()
+    };
+    Ok(values.chunks_exact(3).map(|t| std::array::from_fn(|k| t[k])).collect())
+}
+
 /// `(3, 4)` for a shape.
 pub(crate) fn shape_text(shape: &[usize]) -> String {
     match shape {

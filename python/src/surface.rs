@@ -2,7 +2,7 @@
 //! surface` makes them (the same function behind both), with each point's face, barycentric
 //! coordinates and normal as arrays.
 
-use crate::arrays::{points_array, read_points, shape_text};
+use crate::arrays::{index_triples, points_array, read_points};
 use crate::shapes::choice;
 use crate::{Interrupt, value_error, whole};
 use experiments::surface::{self as cli, FillMethod, Settings, SurfaceArgs};
@@ -116,7 +116,7 @@ fn mesh_of(
     uvs: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SurfaceMesh> {
     let vertices = read_points::<3>(vertices, "vertices")?;
-    let triangles = index_triples(faces)?;
+    let triangles = index_triples(faces, "faces")?;
     let mut mesh = SurfaceMesh::new(vertices, triangles).map_err(value_error)?;
     if let Some(normals) = normals {
         mesh = mesh.with_normals(read_points::<3>(normals, "normals")?).map_err(value_error)?;
@@ -125,46 +125,6 @@ fn mesh_of(
         mesh = mesh.with_uvs(read_points::<2>(uvs, "uvs")?).map_err(value_error)?;
     }
     Ok(mesh)
-}
-
-/// The faces as vertex index triples: an integer array-like of shape (t, 3), no index
-/// negative (the mesh checks the upper end).
-fn index_triples(faces: &Bound<'_, PyAny>) -> PyResult<Vec<[usize; 3]>> {
-    let numpy = faces.py().import("numpy")?;
-    let array = numpy.call_method1("asarray", (faces,))?;
-    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
-    // An empty list has dtype float64; its shape is refused below all the same.
-    let size: usize = array.getattr("size")?.extract()?;
-    if size > 0 && kind != "i" && kind != "u" {
-        return Err(value_error(format!(
-            "faces must be integer vertex indices, got an array of dtype {}",
-            array.getattr("dtype")?.str()?
-        )));
-    }
-    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
-    if shape.len() != 2 || shape[1] != 3 {
-        return Err(value_error(format!(
-            "faces must have shape (t, 3), got {}",
-            shape_text(&shape)
-        )));
-    }
-    let flat = array.call_method0("ravel")?;
-    let values: Vec<usize> = if kind == "u" {
-        let values: Vec<u64> = flat.call_method1("astype", ("uint64",))?.extract()?;
-        // Indices past usize are out of range as much as any past the vertex count.
-        values.into_iter().map(|v| usize::try_from(v).unwrap_or(usize::MAX)).collect()
-    } else {
-        let values: Vec<i64> = flat.call_method1("astype", ("int64",))?.extract()?;
-        if let Some(i) = values.iter().position(|&v| v < 0) {
-            return Err(value_error(format!(
-                "faces: face {} has the negative vertex index {}",
-                i / 3,
-                values[i]
-            )));
-        }
-        values.into_iter().map(|v| usize::try_from(v).unwrap_or(usize::MAX)).collect()
-    };
-    Ok(values.chunks_exact(3).map(|t| std::array::from_fn(|k| t[k])).collect())
 }
 
 /// A command line message with the Python names of the flags it mentions (`--max-points` as

@@ -784,23 +784,28 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
                         );
                         self.attempts += drawn;
                         active.clear();
-                        // The front stored samples anywhere around.
+                        // The front stored samples anywhere around: any of them may cover
+                        // the piece now.
                         listed = self.gather_face(piece.face, &mut face_near);
                         let from = listed.then_some(&face_near[..]);
                         self.near_piece(&centroid, farthest, from, &mut near);
+                        if near.iter().any(|&index| self.covers(index, &positions, piece_below)) {
+                            continue;
+                        }
                     } else {
                         if listed {
                             face_near.push(index);
                         }
                         near.push(index);
-                    }
-                    if self.covers(index, &positions, piece_below) {
-                        last = Some(index);
-                        continue;
+                        // Only the new sample may cover it: the others were tested above.
+                        if self.covers(index, &positions, piece_below) {
+                            last = Some(index);
+                            continue;
+                        }
                     }
                 }
                 let (children, uncovered) =
-                    self.uncovered_children(piece, &corners, &positions, below, &near);
+                    self.uncovered_children(piece, &positions, below, &near);
                 next.extend(
                     children.into_iter().zip(uncovered).filter_map(|(c, u)| u.then_some(c)),
                 );
@@ -976,8 +981,13 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
             for piece in bucket.pieces {
                 let (corners, positions, centroid, farthest) = self.outline(piece);
                 self.near_piece(&centroid, farthest, None, &mut near);
+                // Covered by a point whose dart missed it: retired whole.
+                let piece_below = below(piece.face as usize, &corners);
+                if near.iter().any(|&index| self.covers(index, &positions, piece_below)) {
+                    continue;
+                }
                 let (children, uncovered) =
-                    self.uncovered_children(piece, &corners, &positions, below, &near);
+                    self.uncovered_children(piece, &positions, below, &near);
                 for (child, uncovered) in children.into_iter().zip(uncovered) {
                     if uncovered {
                         self.add(child);
@@ -987,25 +997,20 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         }
     }
 
-    /// The children of `piece` (with `corners`, barycentric, at `positions`), and which of
-    /// them no single point covers: none if one covers the piece whole, or if it is at its
-    /// triangle's deepest level (then counted as unresolved). The points tested are those
-    /// of `near`, which holds every point within reach of the piece (and maybe others).
+    /// The children of `piece` (with corners at `positions`; a piece no
+    /// single point covers, which the caller has checked), and which of them no single point
+    /// covers: none if it is at its triangle's deepest level (then counted as unresolved).
+    /// The points tested are those of `near`, which holds every point within reach of the
+    /// piece (and maybe others).
     fn uncovered_children(
         &mut self,
         piece: Piece,
-        corners: &[[f64; 3]; 3],
         positions: &[Point<3>; 3],
         below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
         near: &[u32],
     ) -> ([Piece; 4], [bool; 4]) {
         let split = self.triangles[piece.face as usize].split;
         let face = piece.face as usize;
-        // Covered by a point whose dart missed it: retired whole.
-        let piece_below = below(face, corners);
-        if near.iter().any(|&index| self.covers(index, positions, piece_below)) {
-            return ([piece; 4], [false; 4]);
-        }
         if piece.level() >= deepest_level(split) {
             self.unresolved += 1;
             return ([piece; 4], [false; 4]);
