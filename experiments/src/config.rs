@@ -16,7 +16,7 @@
 #![deny(missing_docs)]
 
 use crate::dims::MAX_DIM;
-use crate::spec::{self, SamplerSpec};
+use crate::spec::{self, OverLimit, SamplerSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -360,6 +360,15 @@ impl Config {
                 ));
             }
         }
+        // A count-driven sampler makes exactly n points within the library's point limit,
+        // which counts sample elimination's candidates too: refused here, not cut in the run.
+        for (i, entry) in self.dims.iter().enumerate() {
+            let Some(n) = entry.n else { continue };
+            for spec in self.samplers.iter().filter(|s| s.capabilities().takes_dimension(entry.dim))
+            {
+                check_count(&format!("dims[{i}].n"), spec, n)?;
+            }
+        }
         let metrics = &self.metrics;
         for (key, value) in [
             ("spectrum_max_frequency", metrics.spectrum_max_frequency),
@@ -454,6 +463,12 @@ impl Config {
                 }
             }
         }
+        for name in &scaling.samplers {
+            let Some(index) = self.sampler_index(name) else { continue };
+            for n in scaling.counts_for(name) {
+                check_count("scaling.n", &self.samplers[index], n)?;
+            }
+        }
         for (name, &limit) in &scaling.max_n {
             let key = format!("scaling.max_n.{name}");
             if !scaling.samplers.contains(name) {
@@ -470,6 +485,27 @@ impl Config {
             }
         }
         Ok(())
+    }
+}
+
+/// Refuses a count `n` (at `key`) that a count-driven sampler cannot make within the
+/// library's point limit.
+fn check_count(key: &str, spec: &SamplerSpec, n: usize) -> Result<(), ConfigError> {
+    let limit = poisson_nd::defaults::MAX_POINTS;
+    let name = spec.name();
+    match spec.over_limit(n, limit) {
+        None => Ok(()),
+        Some(OverLimit::Points) => Err(invalid(
+            key,
+            format!("{n} is more than the point limit of {limit}, and '{name}' makes exactly n"),
+        )),
+        Some(OverLimit::Candidates { ratio, candidates }) => Err(invalid(
+            key,
+            format!(
+                "{n} makes '{name}' draw {candidates} candidates (ratio {ratio}), more than the \
+                 point limit of {limit}"
+            ),
+        )),
     }
 }
 
@@ -655,6 +691,33 @@ mod tests {
             "samplers[3].randomize is no longer a key: the scrambled sequence is its own \
              sampler, name = \"halton-randomized\""
         );
+    }
+
+    #[test]
+    fn counts_past_the_point_limit_are_refused() {
+        use crate::spec::SampleEliminationParams;
+        let mut config = Config::quick_config().unwrap();
+        config.samplers = vec![
+            SamplerSpec::WhiteNoise(Default::default()),
+            SamplerSpec::SampleElimination(SampleEliminationParams::default()),
+        ];
+        config.scaling = None;
+        let error = |config: &Config| config.validate().unwrap_err().to_string();
+        let mut bad = config.clone();
+        bad.dims[0].n = Some(200_000_000);
+        assert_eq!(
+            error(&bad),
+            "dims[0].n 200000000 is more than the point limit of 100000000, and 'white-noise' \
+             makes exactly n"
+        );
+        bad.dims[0].n = Some(30_000_000);
+        assert_eq!(
+            error(&bad),
+            "dims[0].n 30000000 makes 'sample-elimination' draw 150000000 candidates (ratio 5), \
+             more than the point limit of 100000000"
+        );
+        bad.dims[0].n = Some(20_000_000);
+        bad.validate().unwrap();
     }
 
     #[test]

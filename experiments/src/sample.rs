@@ -154,13 +154,11 @@ fn sample_in<const D: usize>(spec: &SamplerSpec, run: &RunArgs) -> Result<(), St
         (false, None, None) => return Err(format!("'{name}' needs --n")),
         (_, _, n) => n,
     };
-    // A count-driven sampler promises exactly n points: a limit below n would cut the set.
+    // A count-driven sampler promises exactly n points: a limit below n (or below the
+    // candidates drawn for them) would cut the set.
     let limit = run.max_points.unwrap_or(poisson_nd::defaults::MAX_POINTS);
-    if let Some(n) = n.filter(|&n| !spec.is_radius_driven() && n > limit) {
-        return Err(format!(
-            "--n {n} is more than the point limit of {limit} (--max-points); '{name}' makes \
-             exactly n points: raise --max-points or ask for fewer"
-        ));
+    if let Some((n, over)) = n.and_then(|n| Some((n, spec.over_limit(n, limit)?))) {
+        return Err(over.message(name, n, limit));
     }
     // Refused before the region's file is read.
     if run.region.is_some() && !spec.takes_region() {

@@ -31,6 +31,7 @@
 use crate::shapes::Setup;
 use clap::{Args, CommandFactory, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
+use poisson_nd::samplers::sample_elimination::candidate_count;
 use poisson_nd::{
     BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, DynSampler, Error, Fpo,
     FrontOrder, GaussianBlueNoise, GridResolution, Halton, JitteredGrid, Lloyd, Maximal, Pmj02,
@@ -158,6 +159,48 @@ pub struct BestCandidateParams {
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub growing_candidates: Option<bool>,
+}
+
+/// How a count-driven run would pass its point limit ([`SamplerSpec::over_limit`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OverLimit {
+    /// More points asked for than the limit.
+    Points,
+    /// Sample elimination would draw more candidates than the limit.
+    Candidates {
+        /// Candidates per point.
+        ratio: f64,
+        /// Candidates the run would draw.
+        candidates: usize,
+    },
+}
+
+impl OverLimit {
+    /// Whether exactly `n` points, eliminated from `ratio` candidates a point when given,
+    /// pass the point limit `limit`, and how.
+    pub fn of(n: usize, ratio: Option<f64>, limit: usize) -> Option<OverLimit> {
+        if n > limit {
+            return Some(OverLimit::Points);
+        }
+        let ratio = ratio?;
+        let candidates = candidate_count(ratio, n);
+        (candidates > limit).then_some(OverLimit::Candidates { ratio, candidates })
+    }
+
+    /// The command line's one-line refusal of `--n n` for the sampler `name`.
+    pub fn message(&self, name: &str, n: usize, limit: usize) -> String {
+        match self {
+            OverLimit::Points => format!(
+                "--n {n} is more than the point limit of {limit} (--max-points); '{name}' makes \
+                 exactly n points: raise --max-points or ask for fewer"
+            ),
+            OverLimit::Candidates { ratio, candidates } => format!(
+                "--n {n} draws {candidates} candidates at --ratio {ratio}, more than the point \
+                 limit of {limit} (--max-points), which counts them too: ask for fewer, lower \
+                 --ratio or raise --max-points"
+            ),
+        }
+    }
 }
 
 /// Sample elimination's parameters.
@@ -346,6 +389,21 @@ impl SamplerSpec {
     /// (a count is only a cap); the others are count-driven: they draw the points asked for.
     pub fn is_radius_driven(&self) -> bool {
         self.capabilities().radius
+    }
+
+    /// Why a count-driven run of `n` points would pass the point limit `limit`, if it would:
+    /// the points themselves, or the candidates sample elimination draws for them (the limit
+    /// bounds every point a run holds). `None` for a radius-driven sampler, whose count is
+    /// only a cap.
+    pub fn over_limit(&self, n: usize, limit: usize) -> Option<OverLimit> {
+        let ratio = match self {
+            _ if self.is_radius_driven() => return None,
+            SamplerSpec::SampleElimination(p) => {
+                Some(p.ratio.unwrap_or(poisson_nd::defaults::ELIMINATION_RATIO))
+            }
+            _ => None,
+        };
+        OverLimit::of(n, ratio, limit)
     }
 
     /// Whether the sampler takes a radius field (a density map).

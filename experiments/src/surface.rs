@@ -6,6 +6,7 @@ use crate::inputs::png::read_png;
 use crate::inputs::surface_mesh::read_mesh;
 use crate::io::{self, Attribute, PointData, PointFormat};
 use crate::shapes;
+use crate::spec::OverLimit;
 use poisson_nd::Error;
 use poisson_nd::error::Short;
 use poisson_nd::field::{DensityMapping, PairRule};
@@ -204,6 +205,12 @@ pub fn sample(
             if let Some(limit) = run.max_points {
                 sampler =
                     sampler.with_max_points(limit).map_err(|e| format!("--max-points: {e}"))?;
+            }
+            // Exactly n points are promised: a limit below n, or below the candidates drawn
+            // for them, would cut the set.
+            let limit = run.max_points.unwrap_or(poisson_nd::defaults::MAX_POINTS);
+            if let Some(over) = OverLimit::of(n, Some(sampler.ratio()), limit) {
+                return Err(over.message("surface", n, limit));
             }
             (sampler.sample_seeded(n, run.seed), "elimination")
         }

@@ -5,7 +5,7 @@ use crate::arrays::{domain, points_array};
 use crate::shapes::{Field, Region};
 use crate::{Interrupt, dim_error, value_error};
 use experiments::shapes::Setup;
-use experiments::spec::SamplerSpec;
+use experiments::spec::{OverLimit, SamplerSpec};
 use experiments::with_dim;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use poisson_nd::StopReason;
@@ -110,13 +110,22 @@ fn sample_in<'py, const D: usize>(
 ) -> PyResult<Run<'py>> {
     let domain = domain::<D>(l_bounds, u_bounds, periodic)?;
     let name = spec.name();
-    if let Some(n) = n.filter(|&n| {
-        !spec.is_radius_driven() && n > max_points.unwrap_or(poisson_nd::defaults::MAX_POINTS)
-    }) {
-        return Err(value_error(format!(
-            "n = {n} is more than the point limit of {} (max_points); '{name}' makes exactly n points",
-            max_points.unwrap_or(poisson_nd::defaults::MAX_POINTS)
-        )));
+    let limit = max_points.unwrap_or(poisson_nd::defaults::MAX_POINTS);
+    match n.and_then(|n| Some((n, spec.over_limit(n, limit)?))) {
+        None => {}
+        Some((n, OverLimit::Points)) => {
+            return Err(value_error(format!(
+                "n = {n} is more than the point limit of {limit} (max_points); '{name}' makes \
+                 exactly n points"
+            )));
+        }
+        Some((n, OverLimit::Candidates { ratio, candidates })) => {
+            return Err(value_error(format!(
+                "n = {n} draws {candidates} candidates at ratio {ratio}, more than the point \
+                 limit of {limit} (max_points), which counts them too: ask for fewer, lower \
+                 ratio or raise max_points"
+            )));
+        }
     }
     let mut setup = Setup::<D>::default();
     if let Some(field) = field {

@@ -108,6 +108,13 @@ def test_max_points(name):
     raises(ValueError, "max_points must be at least 1, got 0", lambda: make(max_points=0).random(1))
     if name in RADIUS_ENGINES:
         raises(ValueError, "over the limit of 20 points", lambda: make(r=0.01, max_points=20))
+    elif name == "sample-elimination":
+        # The limit counts the five candidates drawn per point.
+        engine = make(max_points=20, rng=1)
+        assert len(engine.random(4)) == 4
+        raises(ValueError, "n = 5 draws 25 candidates at ratio 5, more than the point limit of 20",
+               lambda: engine.random(5))
+        raises(ValueError, "n = 21 is more than the point limit of 20", lambda: engine.random(21))
     else:
         engine = make(max_points=20, rng=1)
         assert len(engine.random(20)) <= 20

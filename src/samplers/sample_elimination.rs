@@ -22,8 +22,28 @@ const BETA: f64 = 0.65;
 /// a cell index never puts two points closer than 2·r_max two cells apart.
 const CELL_MARGIN: f64 = 1.0 + 1.0 / (1u64 << 20) as f64;
 
-/// The largest number of candidates one run draws (indices are `u32`).
-const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
+/// How many candidates the elimination of `n` points draws at `ratio` candidates per point:
+/// ⌈ratio · n⌉, and at least `n`. The point limit bounds this count too (see
+/// [`SampleElimination`]), so a caller can refuse a count before anything is allocated.
+pub fn candidate_count(ratio: f64, n: usize) -> usize {
+    let wanted = (ratio * n as f64).ceil();
+    // The conversion saturates: a count past usize is past every limit anyway.
+    (wanted as usize).max(n)
+}
+
+/// The points a run asked for `n` makes when everything it holds, its candidates included,
+/// stays within `max_points`: `n`, or the most whose candidates fit, with
+/// [`StopReason::PointLimit`].
+pub(crate) fn count_within(ratio: f64, n: usize, max_points: usize) -> (usize, StopReason) {
+    if candidate_count(ratio, n) <= max_points {
+        return (n, StopReason::TargetReached);
+    }
+    let mut count = ((max_points as f64 / ratio) as usize).min(n);
+    while count > 0 && candidate_count(ratio, count) > max_points {
+        count -= 1;
+    }
+    (count, StopReason::PointLimit)
+}
 
 /// Weighted sample elimination (Cem Yuksel 2015, "Sample elimination for generating Poisson
 /// disk sample sets", Computer Graphics Forum 34(2)).
@@ -31,7 +51,9 @@ const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 /// For `n` points, draws M = ⌈ratio · n⌉ uniform candidates (`ratio` default
 /// [`defaults::ELIMINATION_RATIO`] = 5), gives each candidate a weight that measures how crowded it is, and
 /// removes the heaviest candidate, one at a time, until `n` remain; each removal lowers the
-/// weights of its neighbours. Exactly `n` points every time (up to the point limit):
+/// weights of its neighbours. Exactly `n` points every time up to the point limit, which
+/// bounds the M candidates as well as the output (an `n` whose candidates pass it gives the
+/// most points whose candidates fit, with [`StopReason::PointLimit`]):
 /// count-driven, so [`Sampler::min_distance`] is `None`, but the spacing comes close to a
 /// Poisson-disk set's (relative radius ρ_rel about 0.75–0.8 in 2D, where best candidate
 /// reaches about 0.65–0.7).
@@ -66,9 +88,11 @@ const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 /// nothing at a fixed radius). Each candidate is queried once: its neighbours and the weight
 /// each contributes are kept in compressed rows, and a removal subtracts the stored weights.
 /// The queue is a tournament tree with 8 children a node over the candidates in cell order,
-/// so a removal's neighbours update nearby leaves. O(M log M) time, O(M) memory: about
-/// 12 bytes per neighbour pair, in 2D at the default ratio about 18 neighbours and
-/// 280 bytes per candidate (1.41 GB peak for 10^6 points from 5·10^6 candidates).
+/// so a removal's neighbours update nearby leaves. O(M log M) time, O(M) memory: the rows
+/// take 12 bytes per neighbour pair (in 2D at the default ratio about 18 neighbours, 216 bytes
+/// per candidate) and are kept while they fit 256 MiB (about 1.2·10^6 candidates), past which
+/// a removal finds its neighbours again; the rest is about 56 bytes per candidate in 2D
+/// (560 MB peak for 2·10^6 points from 10^7 candidates).
 /// [`PointSet::attempts`] counts the candidates.
 ///
 /// **In a region** ([`with_region`](Builder::with_region)) the candidates are drawn uniformly in
@@ -199,6 +223,12 @@ impl<const D: usize> SampleElimination<D> {
         builder
     }
 
+    /// How many candidates `n` points are eliminated from: ⌈ratio · n⌉, at least `n`
+    /// ([`candidate_count`]).
+    pub fn candidates(&self, n: usize) -> usize {
+        candidate_count(self.ratio, n)
+    }
+
     /// Candidates per output point.
     pub fn ratio(&self) -> f64 {
         self.ratio
@@ -220,14 +250,11 @@ impl<const D: usize> Sampler<D> for SampleElimination<D> {
     }
 
     fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> PointSet<D> {
-        let count = n.min(self.max_points);
-        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
+        let (count, stop) = count_within(self.ratio, n, self.max_points);
         if count == 0 {
             return PointSet::new(Vec::new(), self.domain, stop, 0);
         }
-        let wanted = (self.ratio * count as f64).ceil();
-        let m = if wanted >= MAX_CANDIDATES as f64 { MAX_CANDIDATES } else { wanted as usize };
-        let m = m.max(count);
+        let m = candidate_count(self.ratio, count);
         // Where the candidates come from: the box, or the region (by rejection), with the
         // volume r_max is computed for and the box the neighbour grid covers.
         let (candidates, volume, grid_box, draws) = match &self.region {

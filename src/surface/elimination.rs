@@ -6,8 +6,7 @@ use crate::config::check_point_limit;
 use crate::defaults::{ELIMINATION_RATIO, MAX_POINTS};
 use crate::error::Error;
 use crate::rng::rng_from_seed;
-use crate::sampler::StopReason;
-use crate::samplers::sample_elimination::Elimination;
+use crate::samplers::sample_elimination::{Elimination, candidate_count, count_within};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -19,7 +18,7 @@ use std::sync::Arc;
 /// A the surface's area (as Yuksel's code does with its `dimensions` parameter set to 2);
 /// neighbours within 2·r_max by Euclidean distance in 3D, found in a grid that keeps only
 /// the cells the surface passes through. Exactly `n` points every time (up to the point
-/// limit); with [`with_progressive`](Self::with_progressive) every prefix is itself well
+/// limit, which bounds the candidates too); with [`with_progressive`](Self::with_progressive) every prefix is itself well
 /// spread. [`SurfacePoints::attempts`] counts the candidates.
 ///
 /// ```
@@ -40,9 +39,6 @@ pub struct SurfaceElimination {
     progressive: bool,
     max_points: usize,
 }
-
-/// The largest number of candidates one run draws (indices are `u32`).
-const MAX_CANDIDATES: usize = u32::MAX as usize - 1;
 
 impl SurfaceElimination {
     /// Elimination on `mesh` with [`ELIMINATION_RATIO`] candidates per point, in the order
@@ -78,14 +74,26 @@ impl SurfaceElimination {
         self
     }
 
-    /// Sets the point limit (between 1 and 2^31 − 1): a larger `n` gives this many, with
-    /// [`StopReason::PointLimit`].
+    /// Sets the point limit (between 1 and 2^31 − 1), which bounds the candidates as well as
+    /// the output: an `n` whose [`candidates`](Self::candidates) pass it gives the most points
+    /// whose candidates fit, with [`StopReason::PointLimit`](crate::StopReason::PointLimit).
     ///
     /// Errors: a limit out of range.
     pub fn with_max_points(mut self, max_points: usize) -> Result<Self, Error> {
         check_point_limit(max_points)?;
         self.max_points = max_points;
         Ok(self)
+    }
+
+    /// How many candidates `n` points are eliminated from: ⌈ratio · n⌉, at least `n`
+    /// ([`candidate_count`]). Each takes about 100 bytes at the peak of a run.
+    pub fn candidates(&self, n: usize) -> usize {
+        candidate_count(self.ratio, n)
+    }
+
+    /// Candidates per output point.
+    pub fn ratio(&self) -> f64 {
+        self.ratio
     }
 
     /// The surface.
@@ -98,17 +106,14 @@ impl SurfaceElimination {
         self.sample(n, &mut rng_from_seed(seed))
     }
 
-    /// `n` points (at most the point limit).
+    /// `n` points (fewer at the point limit, see [`with_max_points`](Self::with_max_points)).
     pub fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> SurfacePoints {
-        let count = n.min(self.max_points);
-        let stop = if count == n { StopReason::TargetReached } else { StopReason::PointLimit };
+        let (count, stop) = count_within(self.ratio, n, self.max_points);
         let mesh = &*self.mesh;
         if count == 0 {
             return SurfacePoints::at(mesh, Vec::new(), stop, 0);
         }
-        let wanted = (self.ratio * count as f64).ceil();
-        let m = if wanted >= MAX_CANDIDATES as f64 { MAX_CANDIDATES } else { wanted as usize };
-        let m = m.max(count);
+        let m = candidate_count(self.ratio, count);
         // A block's words first, then its points: the look-ups of a point (the guide table,
         // the running sums, the face, its corners) do not wait on the generator, so those of
         // neighbouring points overlap. The same points as one `random_point` after another.

@@ -120,7 +120,31 @@ fn invalid_configurations_are_errors() {
         assert!(refused.is_err(), "ratio {ratio}");
     }
     assert!(SampleElimination::builder(domain).with_max_points(0).build().is_err());
-    let capped = SampleElimination::builder(domain).with_max_points(10).build().expect("valid");
+}
+
+#[test]
+fn the_point_limit_bounds_the_candidates() {
+    // A run holds ratio · n candidates: the limit counts them, so that a count near the
+    // limit cannot ask for five times the memory the limit promises.
+    let domain = Domain::<2>::unit();
+    let capped = SampleElimination::builder(domain).with_max_points(100).build().expect("valid");
+    assert_eq!(capped.candidates(20), 100);
     let set = capped.sample_seeded(20, 1);
-    assert_eq!((set.len(), set.stop), (10, StopReason::PointLimit));
+    assert_eq!((set.len(), set.stop, set.attempts), (20, StopReason::TargetReached, 100));
+    for n in [21, 100, 101, usize::MAX] {
+        let set = capped.sample_seeded(n, 1);
+        assert_eq!((set.len(), set.stop, set.attempts), (20, StopReason::PointLimit, 100), "{n}");
+    }
+    // ⌈2.5 · 5⌉ = 13 candidates pass 11; 4 points draw 10.
+    let odd = SampleElimination::builder(domain)
+        .with_ratio(2.5)
+        .with_max_points(11)
+        .build()
+        .expect("valid");
+    assert_eq!((odd.candidates(4), odd.candidates(5)), (10, 13));
+    let set = odd.sample_seeded(5, 1);
+    assert_eq!((set.len(), set.stop, set.attempts), (4, StopReason::PointLimit, 10));
+    let one = SampleElimination::builder(domain).with_max_points(3).build().expect("valid");
+    let set = one.sample_seeded(2, 1);
+    assert_eq!((set.len(), set.stop, set.attempts), (0, StopReason::PointLimit, 0));
 }

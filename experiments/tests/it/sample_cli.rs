@@ -160,6 +160,16 @@ fn flags_that_do_not_apply_are_refused_by_name() {
             &["sample-elimination", "--n", "50", "--ratio", "0.5"],
             "error: --ratio must be finite and at least 1, got 0.5",
         ),
+        // The point limit counts the candidates: 10^8 points would draw 5·10^8.
+        (
+            &["sample-elimination", "--n", "100000000"],
+            "error: --n 100000000 draws 500000000 candidates at --ratio 5, more than the point \
+             limit of 100000000 (--max-points), which counts them too",
+        ),
+        (
+            &["sample-elimination", "--n", "30", "--ratio", "2.5", "--max-points", "70"],
+            "error: --n 30 draws 75 candidates at --ratio 2.5",
+        ),
         (&["maximal"], "error: 'maximal' needs --radius"),
         (&["maximal", "--radius", "1e-9"], "error: --radius 1e-9 in this box"),
         (&["white-noise"], "error: 'white-noise' needs --n"),

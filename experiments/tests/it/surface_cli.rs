@@ -281,6 +281,18 @@ fn bad_input_is_one_line_and_no_file() {
         (vec!["--mesh", t, "--radius", "1e-9"], "could place about"),
         (vec!["--mesh", t, "--n", "5", "--ratio", "0.5"], "--ratio"),
         (vec!["--mesh", t, "--n", "5", "--fill", "front"], "--fill applies only"),
+        // Exactly n points, or a one-line refusal: never fewer (nor, near the limit, five
+        // times the memory it promises) with a zero exit.
+        (
+            vec!["--mesh", t, "--n", "30", "--max-points", "20"],
+            "--n 30 is more than the point limit of 20 (--max-points)",
+        ),
+        (
+            vec!["--mesh", t, "--n", "30", "--max-points", "100"],
+            "--n 30 draws 150 candidates at --ratio 5, more than the point limit of 100",
+        ),
+        (vec!["--mesh", t, "--n", "1000000000000"], "is more than the point limit of 100000000"),
+        (vec!["--mesh", t, "--n", "30000000"], "draws 150000000 candidates"),
         (vec!["--mesh", t, "--radius", "0.1", "--fill", "walk"], "walk"),
         (vec!["--mesh", t, "--density-texture", s(&png)], "needs --rmin and --rmax"),
         (
