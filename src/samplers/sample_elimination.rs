@@ -541,11 +541,11 @@ fn run_queue<const D: usize>(
         eliminated.push(k as u32);
         if kept {
             // The heaviest now is likely the next to go (unless one of k's neighbours was
-            // it): its row is read while k's neighbours are lightened, so that the cache
-            // miss overlaps their work. The value means nothing.
+            // it): where its row starts is read while k's neighbours are lightened, so that
+            // the cache miss overlaps their work (reading the row's first entry too was no
+            // faster).
             if let Some(next) = queue.peek() {
-                let first = start[next] as usize;
-                std::hint::black_box(neighbour.get(first));
+                std::hint::black_box(start[next]);
             }
             let range = start[k] as usize..start[k + 1] as usize;
             let lowered = neighbour[range.clone()].iter().zip(&weights[range]);
