@@ -1,7 +1,7 @@
 //! Radius fields and regions from Python data: numpy arrays, coordinate lists, GeoJSON, a
 //! mesh, a signed-distance callable, and their booleans.
 
-use crate::arrays::{float_array, point, shape_text};
+use crate::arrays::{float_array, index_triples, point, shape_text};
 use crate::{Interrupt, dim_error, value_error};
 use experiments::with_dim;
 use numpy::PyArray1;
@@ -319,22 +319,18 @@ impl Region {
     /// The inside of a closed triangle mesh in 3D: `vertices` of shape (n, 3), `faces` of
     /// shape (m, 3) with indices into the vertices.
     #[staticmethod]
-    fn mesh(vertices: Vec<[f64; 3]>, faces: Vec<[i64; 3]>) -> PyResult<Region> {
+    fn mesh(vertices: Vec<[f64; 3]>, faces: &Bound<'_, PyAny>) -> PyResult<Region> {
         let n = vertices.len();
-        let mut triangles = Vec::with_capacity(faces.len());
-        for (i, face) in faces.iter().enumerate() {
-            let t = face.map(|v| usize::try_from(v).ok().filter(|&v| v < n));
-            match t {
-                [Some(a), Some(b), Some(c)] => triangles.push([a, b, c]),
-                _ => {
-                    return Err(value_error(format!(
-                        "face {i} {face:?} has an index outside the {n} vertices"
-                    )));
-                }
-            }
+        let triangles = index_triples(faces, "faces")?;
+        if let Some((i, face)) =
+            triangles.iter().enumerate().find(|(_, t)| t.iter().any(|&v| v >= n))
+        {
+            return Err(value_error(format!(
+                "faces: face {i} {face:?} has an index outside the {n} vertices"
+            )));
         }
+        let description = format!("Region.mesh(<{n} vertices>, <{} faces>)", triangles.len());
         let mesh = Mesh::new(vertices, triangles).map_err(value_error)?;
-        let description = format!("Region.mesh(<{n} vertices>, <{} faces>)", faces.len());
         Ok(Region::new::<3>(Arc::new(mesh), description))
     }
 
