@@ -635,31 +635,27 @@ impl Tournament {
         Tournament { leaf, level }
     }
 
-    #[inline]
-    fn heavier(a: (f64, u32), b: (f64, u32)) -> bool {
-        a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
-    }
-
+    /// The heaviest of a node's children. Their items grow from child to child (each covers
+    /// a later run of leaves), so keeping the first of equal weights keeps the lower index,
+    /// as the order asks; and the choice is a select, not a branch (which way a weight
+    /// compares is a coin flip to predict).
     #[inline]
     fn heaviest(children: &[(f64, u32)]) -> (f64, u32) {
         let mut best = children[0];
         for &c in &children[1..] {
-            if Self::heavier(c, best) {
-                best = c;
-            }
+            best = std::hint::select_unpredictable(c.0 > best.0, c, best);
         }
         best
     }
 
-    /// The heaviest leaf under node `parent` of `level[0]`.
+    /// The heaviest leaf under node `parent` of `level[0]` (the first of equal weights, the
+    /// lower index).
     #[inline]
     fn heaviest_leaf(leaf: &[f64], parent: usize) -> (f64, u32) {
         let first = parent * FAN_OUT;
         let mut best = (leaf[first], first as u32);
         for (k, &w) in leaf.iter().enumerate().take(first + FAN_OUT).skip(first + 1) {
-            if Self::heavier((w, k as u32), best) {
-                best = (w, k as u32);
-            }
+            best = std::hint::select_unpredictable(w > best.0, (w, k as u32), best);
         }
         best
     }
