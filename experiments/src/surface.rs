@@ -41,26 +41,8 @@ pub struct SurfaceArgs {
     /// How a maximal fill is reached: `darts` (each sample uniform over the surface not yet
     /// covered; the default) or `front` (Bridson's front walking on the surface, then darts
     /// into what it left; about 1.8× faster at 10^6 points).
-    #[arg(long, value_enum)]
-    pub fill: Option<FillMethod>,
-}
-
-/// The values of `--fill`.
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FillMethod {
-    /// Dart throwing into the uncovered pieces of the triangles ([`SurfaceFill::Darts`]).
-    Darts,
-    /// A front walking on the surface, then darts ([`SurfaceFill::Front`]).
-    Front,
-}
-
-impl From<FillMethod> for SurfaceFill {
-    fn from(method: FillMethod) -> Self {
-        match method {
-            FillMethod::Darts => SurfaceFill::Darts,
-            FillMethod::Front => SurfaceFill::Front,
-        }
-    }
+    #[arg(long, value_parser = crate::choices::parser::<SurfaceFill>())]
+    pub fill: Option<SurfaceFill>,
 }
 
 /// The flags of `sample` that a surface takes (the rest are refused before).
@@ -229,7 +211,7 @@ pub fn sample(
                 sampler =
                     sampler.with_max_points(limit).map_err(|e| fill_message(e, mesh_name, mesh))?;
             }
-            let method = args.fill.map_or(SurfaceFill::Darts, SurfaceFill::from);
+            let method = args.fill.unwrap_or_default();
             (sampler.with_fill(method).fill_seeded(run.seed), "fill")
         }
     })

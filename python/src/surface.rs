@@ -5,10 +5,10 @@
 use crate::arrays::{index_triples, points_array, read_points};
 use crate::shapes::choice;
 use crate::{Interrupt, value_error, whole};
-use experiments::surface::{self as cli, FillMethod, Settings, SurfaceArgs};
+use experiments::surface::{self as cli, Settings, SurfaceArgs};
 use numpy::{IntoPyArray, PyArrayMethods};
 use poisson_nd::field::{DensityMapping, PairRule};
-use poisson_nd::surface::SurfaceMesh;
+use poisson_nd::surface::{SurfaceFill, SurfaceMesh};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
@@ -46,15 +46,7 @@ pub(crate) fn sample_surface<'py>(
     radius_rule: Option<&str>,
     max_points: Option<i128>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let fill = fill
-        .map(|name| match name {
-            "darts" => Ok(FillMethod::Darts),
-            "front" => Ok(FillMethod::Front),
-            _ => {
-                Err(value_error(format!("fill '{name}' is unknown; expected one of: darts, front")))
-            }
-        })
-        .transpose()?;
+    let fill = fill.map(|name| choice::<SurfaceFill>(name, "fill")).transpose()?;
     let settings = Settings {
         radius,
         n: n.map(|n| whole(n, "n")).transpose()?,

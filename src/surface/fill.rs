@@ -109,6 +109,26 @@ pub enum SurfaceFill {
     Front,
 }
 
+impl crate::Choice for SurfaceFill {
+    const ALL: &'static [Self] = &[SurfaceFill::Darts, SurfaceFill::Front];
+
+    fn name(self) -> &'static str {
+        match self {
+            SurfaceFill::Darts => "darts",
+            SurfaceFill::Front => "front",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            SurfaceFill::Darts => "each sample uniform over the surface not yet covered (default)",
+            SurfaceFill::Front => {
+                "Bridson's front walking on the surface, then darts into the rest"
+            }
+        }
+    }
+}
+
 /// Candidates a surface front draws around an active sample before it retires
 /// ([`SurfaceFill::Front`]).
 pub const FRONT_ATTEMPTS: u32 = 4;
