@@ -90,9 +90,10 @@ pub(crate) fn count_within(ratio: f64, n: usize, max_points: usize) -> (usize, S
 /// The queue is a tournament tree with 8 children a node over the candidates in cell order,
 /// so a removal's neighbours update nearby leaves. O(M log M) time, O(M) memory: the rows
 /// take 12 bytes per neighbour pair (in 2D at the default ratio about 18 neighbours, 216 bytes
-/// per candidate) and are kept while they fit 256 MiB (about 1.2·10^6 candidates), past which
-/// a removal finds its neighbours again; the rest is about 56 bytes per candidate in 2D
-/// (560 MB peak for 2·10^6 points from 10^7 candidates).
+/// per candidate) and are kept while they fit 256 MiB (about 1.2·10^6 candidates); past that,
+/// the neighbours alone (4 bytes a pair, the weights worked out again at each removal, about
+/// 3.5·10^6 candidates); past that a removal finds its neighbours again. The rest is about
+/// 56 bytes per candidate in 2D (560 MB peak for 2·10^6 points from 10^7 candidates).
 /// [`PointSet::attempts`] counts the candidates.
 ///
 /// **In a region** ([`with_region`](Builder::with_region)) the candidates are drawn uniformly in
@@ -376,12 +377,18 @@ impl<const D: usize> Elimination<D> {
             let d = d2.sqrt().max(d_min);
             (1.0 - d / d_max).powi(ALPHA)
         };
-        // Rows (with room for 5 % more than the expected neighbours) when they fit the budget,
-        // given up if they pass twice the budget (candidates far denser than average in places).
+        // Rows (with room for 5 % more than the expected neighbours) when they fit the budget:
+        // with their weights (12 bytes a neighbour, the faster way) when those fit, else the
+        // neighbours alone (4 bytes), their weights worked out again at each removal; given
+        // up if they pass twice the budget (candidates far denser than average in places).
         let expected = expected_neighbours(self.dims, set.len(), target) * m as f64 * 1.05;
-        let rows = (expected * ROW_BYTES <= rows_budget as f64).then(|| RowRoom {
-            reserve: expected.ceil() as usize,
-            most: (2.0 * rows_budget as f64 / ROW_BYTES).min(u32::MAX as f64) as usize,
+        let rows = [true, false].into_iter().find_map(|weights| {
+            let bytes = RowRoom::bytes(weights);
+            (expected * bytes <= rows_budget as f64).then(|| RowRoom {
+                reserve: expected.ceil() as usize,
+                most: (2.0 * rows_budget as f64 / bytes).min(u32::MAX as f64) as usize,
+                weights,
+            })
         });
         let (alive, mut eliminated) = run_queue(&grid, d_max * d_max, &weight, target, rows);
         // Mapped back only now: a look-up per pop would be one more cache miss in the loop.
@@ -393,18 +400,29 @@ impl<const D: usize> Elimination<D> {
     }
 }
 
-/// The room for neighbour rows: how many neighbours to set room aside for, and the most to keep
-/// (at most `u32::MAX`, so that rows start at `u32` offsets).
+/// The room for neighbour rows: how many neighbours to set room aside for, the most to keep
+/// (at most `u32::MAX`, so that rows start at `u32` offsets), and whether their weights are
+/// kept beside them.
 #[derive(Debug, Clone, Copy)]
 struct RowRoom {
     reserve: usize,
     most: usize,
+    weights: bool,
+}
+
+impl RowRoom {
+    /// The bytes of one kept neighbour: its index, and its weight if `weights`.
+    fn bytes(weights: bool) -> f64 {
+        if weights { 12.0 } else { 4.0 }
+    }
 }
 
 /// Each candidate's total weight (the weights of its neighbours, summed in the layout's walk
-/// order), and with room for rows ([`RowRoom`]) its neighbours and their weights as compressed
-/// rows: candidate k's are `start[k]..start[k + 1]`, in walk order. Rows that would pass the
-/// room's `most` are given up (`start` is then empty), and only the totals are kept.
+/// order), and with room for rows ([`RowRoom`]) its neighbours as compressed rows: candidate
+/// k's are `neighbour[start[k]..start[k + 1]]`, in walk order, with their weights at the same
+/// places in `weight` if the room keeps them (otherwise `weight` is empty and a removal works
+/// them out again from the two points, to the bit as the weighing did). Rows that would pass
+/// the room's `most` are given up (`start` is then empty), and only the totals are kept.
 struct Weighed {
     totals: Vec<f64>,
     start: Vec<u32>,
@@ -424,19 +442,22 @@ impl Weighed {
         let domain = layout.domain();
         let m = points.len();
         let mut keep = rows.is_some();
+        let weights = rows.is_some_and(|rows| rows.weights);
         let (room_for, most) = rows.map_or((0, 0), |rows| (rows.reserve, rows.most));
         let mut out = Weighed {
             totals: Vec::with_capacity(m),
             start: Vec::with_capacity(if keep { m + 1 } else { 0 }),
             neighbour: vec![0; room_for],
-            weight: vec![0.0; room_for],
+            weight: Vec::with_capacity(if weights { room_for } else { 0 }),
         };
         out.start.extend(keep.then_some(0));
         // Filled without a branch on the distance test (a close pair is about a coin flip to
-        // predict): every tried pair is written at `len`, which moves on only for a close one;
-        // the vectors are kept longer than `len` and cut at the end. Without rows the one row
-        // is rewritten for each candidate.
+        // predict): every tried pair is written at `len` (its index in the rows, its squared
+        // distance in a scratch row of the candidate's own), which moves on only for a close
+        // one; the vectors are kept longer than `len` and cut at the end. Without rows the one
+        // row is rewritten for each candidate.
         let mut len = 0;
+        let mut tried: Vec<f64> = Vec::new();
         let mut runs = Vec::new();
         // A sparse grid's cells by cursors, not by a binary search each.
         let mut cursors = grid.block_cursors();
@@ -451,6 +472,9 @@ impl Weighed {
                 runs.push((run.start, run.end));
             }
             let room: usize = runs.iter().map(|&(from, to)| to - from).sum();
+            if tried.len() < room {
+                tried.resize(room, 0.0);
+            }
             for k in run {
                 if keep && len + room > most {
                     // Rows past the most allowed are given up; the totals go on alone.
@@ -465,24 +489,27 @@ impl Weighed {
                 if out.neighbour.len() < len + room {
                     let grown = (len + len / 2).min(most).max(len + room);
                     out.neighbour.resize(grown, 0);
-                    out.weight.resize(grown, 0.0);
                 }
-                let row = len;
                 let p = points[k];
+                let mut close = 0;
                 // Local slices: the compiler then knows the writes cannot touch the points.
-                let (neighbour, tried) = (&mut out.neighbour[..], &mut out.weight[..]);
+                let (neighbour, tried) = (&mut out.neighbour[len..], &mut tried[..]);
                 for &(from, to) in &runs {
                     for (j, q) in (from..to).zip(&points[from..to]) {
                         let d2 = domain.distance_squared(&p, q);
-                        neighbour[len] = j as u32;
-                        tried[len] = d2;
-                        len += usize::from(d2 < reach_squared && j != k);
+                        neighbour[close] = j as u32;
+                        tried[close] = d2;
+                        close += usize::from(d2 < reach_squared && j != k);
                     }
                 }
+                len += close;
                 let mut sum = 0.0;
-                for w in &mut out.weight[row..len] {
-                    *w = weight(*w);
-                    sum += *w;
+                for d2 in &tried[..close] {
+                    let w = weight(*d2);
+                    sum += w;
+                    if keep && weights {
+                        out.weight.push(w);
+                    }
                 }
                 out.totals.push(sum);
                 if keep {
@@ -492,7 +519,6 @@ impl Weighed {
             }
         }
         out.neighbour.truncate(if keep { len } else { 0 });
-        out.weight.truncate(if keep { len } else { 0 });
         out
     }
 }
@@ -505,9 +531,6 @@ fn expected_neighbours(dims: usize, set: usize, target: usize) -> f64 {
     2f64.powi(dims as i32) * eta * set as f64 / target as f64
 }
 
-/// The bytes of one kept neighbour: its index and its weight.
-const ROW_BYTES: f64 = 12.0;
-
 /// The most memory the neighbour rows may take (256 MiB, about 1.2·10^6 candidates in 2D at
 /// the default ratio); past it a candidate's neighbours are found again when it is removed.
 const ROWS_BUDGET: usize = 1 << 28;
@@ -515,11 +538,12 @@ const ROWS_BUDGET: usize = 1 << 28;
 /// Weighs every candidate, then removes the heaviest and lowers its living neighbours' weights
 /// by the same weights until `target` remain; returns which are alive and the eliminated, in
 /// elimination order (all by sorted index). With room for `rows`, and while they fit it, each
-/// candidate's neighbours and weights are kept from the weighing (about 12 bytes a neighbour,
-/// the faster way); otherwise a removed candidate's neighbours are found again in the grid
-/// (no memory per neighbour). Both subtract the same weights from the same leaves, each leaf in
-/// elimination order, and the tree's state depends on its leaves alone, so they remove the
-/// same candidates in the same order.
+/// candidate's neighbours are kept from the weighing, with their weights (12 bytes a
+/// neighbour, the fastest way) or alone (4 bytes, the weights worked out again from the two
+/// points at each removal); otherwise a removed candidate's neighbours are found again in the
+/// grid (no memory per neighbour). All three subtract the same weights from the same leaves,
+/// each leaf in elimination order, and the tree's state depends on its leaves alone, so they
+/// remove the same candidates in the same order.
 fn run_queue<const D: usize>(
     grid: &SortedCells<D>,
     reach_squared: f64,
@@ -534,6 +558,7 @@ fn run_queue<const D: usize>(
     let mut queue = Tournament::build(totals);
     let mut eliminated = Vec::with_capacity(m - target);
     let mut repairs = Repairs::default();
+    let mut lowered = Vec::new();
     let (points, layout) = (grid.points(), grid.layout());
     let domain = layout.domain();
     while eliminated.len() < m - target {
@@ -548,8 +573,22 @@ fn run_queue<const D: usize>(
                 std::hint::black_box(start[next]);
             }
             let range = start[k] as usize..start[k + 1] as usize;
-            let lowered = neighbour[range.clone()].iter().zip(&weights[range]);
-            queue.decrease_many(lowered.map(|(&j, &w)| (j as usize, w)), &mut repairs);
+            if weights.is_empty() {
+                // The living neighbours, with their weights worked out again as the weighing
+                // did (the same two points in the same order).
+                let p = points[k];
+                lowered.clear();
+                for &j in &neighbour[range] {
+                    let j = j as usize;
+                    if queue.alive(j) {
+                        lowered.push((j, weight(domain.distance_squared(&p, &points[j]))));
+                    }
+                }
+                queue.decrease_many(lowered.iter().copied(), &mut repairs);
+            } else {
+                let lowered = neighbour[range.clone()].iter().zip(&weights[range]);
+                queue.decrease_many(lowered.map(|(&j, &w)| (j as usize, w)), &mut repairs);
+            }
             continue;
         }
         // The living ones only (k itself is no longer): a removed neighbour's point is not
@@ -766,8 +805,9 @@ mod tests {
     use crate::rng::{rng_from_seed, uniform01};
     use std::ops::Range;
 
-    /// Kept rows and neighbours found again remove the same candidates in the same order: on
-    /// a torus and in a closed box, in 2D and 3D, and on a surface-like sparse grid.
+    /// Rows with their weights, rows of neighbours alone (weights worked out again) and
+    /// neighbours found again remove the same candidates in the same order: on a torus and in
+    /// a closed box, in 2D and 3D, and on a surface-like sparse grid.
     #[test]
     fn rows_and_recomputed_neighbours_eliminate_alike() {
         fn check<const D: usize>(periodic: bool, sparse: bool, dims: usize) {
@@ -789,8 +829,17 @@ mod tests {
             let elimination = Elimination { grid_box: domain, measure, dims, sparse };
             let set: Vec<u32> = (0..points.len() as u32).collect();
             let kept = elimination.eliminate_within(&points, &set, 1200, usize::MAX);
+            // Room for the neighbours' indices (4 bytes each) but not their weights.
+            let indices_only = expected_neighbours(dims, 6000, 1200) * 6000.0 * 1.05 * 4.0;
+            let grid = neighbour_grid(&domain, &points, &set, 0.1, sparse);
+            let room = RowRoom { reserve: 0, most: usize::MAX >> 32, weights: false };
+            let rows = Weighed::new(&grid, 0.01, &|d2| d2, Some(room));
+            assert!(rows.start.len() == 6001 && rows.weight.is_empty());
+            let recomputed =
+                elimination.eliminate_within(&points, &set, 1200, indices_only.ceil() as usize);
             let found = elimination.eliminate_within(&points, &set, 1200, 0);
             assert_eq!(kept, found, "D = {D}, periodic {periodic}, sparse {sparse}");
+            assert_eq!(kept, recomputed, "D = {D}, periodic {periodic}, sparse {sparse}");
             assert_eq!(kept.0.len(), 1200);
         }
         check::<2>(true, false, 2);
@@ -816,8 +865,9 @@ mod tests {
             .collect();
         let elimination = Elimination { grid_box: domain, measure: 1.0, dims: 2, sparse: false };
         let set: Vec<u32> = (0..6000).collect();
-        let budget = (expected_neighbours(2, 6000, 1200) * 6000.0 * 1.05 * ROW_BYTES).ceil();
-        let room = RowRoom { reserve: 0, most: (2.0 * budget / ROW_BYTES) as usize };
+        let bytes = RowRoom::bytes(true);
+        let budget = (expected_neighbours(2, 6000, 1200) * 6000.0 * 1.05 * bytes).ceil();
+        let room = RowRoom { reserve: 0, most: (2.0 * budget / bytes) as usize, weights: true };
         let d_max = 2.0 * elimination.r_max(1200);
         let rows_of = |points: &[Point<2>]| {
             let grid = neighbour_grid(&domain, points, &set, d_max, false);
