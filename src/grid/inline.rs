@@ -50,13 +50,6 @@ impl<const D: usize> InlineCells<D> {
         }
     }
 
-    /// Reads the cell of `p` (to warm the cache for a query about to come); the value means
-    /// nothing.
-    #[inline(always)]
-    pub(crate) fn touch(&self, p: &Point<D>) -> u32 {
-        self.cells[self.layout.key_near(p) as usize].more
-    }
-
     /// Calls `visit` with the points of the cells around `p`'s (a point of the domain), in
     /// the layout's order and each cell's, until it returns true; returns whether it did.
     #[inline(always)]

@@ -34,6 +34,10 @@ pub(crate) const DARTS_PER_CELL: f64 = 0.5;
 /// distribution).
 pub(crate) const REFINE_BELOW: f64 = 0.3;
 
+/// The darts of a phase tested together, in the order of their cells (`throw_batch`): 2^20
+/// (24 MB of darts in 2D) was as fast as whole phases, 2^17 slower.
+const DART_BATCH: usize = 1 << 20;
+
 /// Level-0 darts are drawn in the whole box while at least this fraction of the cells is
 /// active; below it, most would land in retired cells, and darts pick from the list instead.
 const BOX_DARTS_DOWN_TO: f64 = 0.3;
@@ -393,8 +397,8 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             lo
         };
         // While most cells are active, darts are drawn in the whole box and those landing in
-        // a retired cell are dropped: uniform over the active cells all the same, and the
-        // darts can be drawn ahead of the tests (see `box_phase`).
+        // a retired cell are misses: uniform over the active cells all the same, without
+        // building the list of active cells (see `box_phase`).
         let mut retired = vec![0u64; (layout.cell_count as usize).div_ceil(64)];
         let mut remaining = layout.cell_count;
         if self.restricted {
@@ -458,10 +462,9 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
 
     /// One phase of darts drawn uniformly in the whole box, for level-0 cells marked in
     /// `retired` (one bit per cell) while most are active: as many darts as
-    /// `DARTS_PER_CELL` times the `remaining` active cells. A dart in a retired cell is a miss
-    /// (that cell is covered); the others are exactly the darts of `dart_phase`: uniform over
-    /// the active cells. Since the darts do not depend on the state, each is drawn one step
-    /// ahead and its bucket read early, so that the cache miss overlaps the previous test.
+    /// `DARTS_PER_CELL` times the `remaining` active cells (fewer if the target is reached).
+    /// A dart in a retired cell is a miss (that cell is covered); the others are the darts
+    /// of `dart_phase`: uniform over the active cells. Thrown in batches (`throw_batch`).
     /// Returns the fraction of the starting cells removed.
     fn box_phase<R: Rng + ?Sized>(
         &mut self,
@@ -473,18 +476,11 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let sampler = self.sampler;
         let layout = &sampler.layout;
         let domain = &sampler.grid_domain;
-        let origin = domain.origin();
+        let origin = *domain.origin();
         let start = *remaining;
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
-        let mut next = domain.uniform_point(rng);
-        for _ in 0..darts {
-            if *remaining == 0 || self.full(target) {
-                break;
-            }
-            let dart = next;
-            next = domain.uniform_point(rng);
-            std::hint::black_box(self.lookup.touch(&next));
-            self.attempts += 1;
+        // A dart's cell (level 0, by index) and the cell's lower corner.
+        let cell_of = |dart: &Point<D>| -> (u32, [f64; D]) {
             let mut index = 0u64;
             let mut lo = [0.0; D];
             for i in 0..D {
@@ -493,37 +489,42 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 index = index * layout.cells[i] + c;
                 lo[i] = origin[i] + c as f64 * layout.cell_side[i];
             }
-            let (word, bit) = (index as usize / 64, index % 64);
-            if retired[word] >> bit & 1 == 1 {
-                continue;
+            // At most `MAX_CELLS`, so within `u32`.
+            (index as u32, lo)
+        };
+        let mut batch: Vec<(u32, u32, Point<D>)> = Vec::new();
+        let mut scratch = Vec::new();
+        let mut thrown = 0;
+        while thrown < darts && *remaining > 0 && !self.full(target) {
+            let size = (darts - thrown).min(DART_BATCH as u64) as u32;
+            thrown += u64::from(size);
+            batch.clear();
+            for order in 0..size {
+                let dart = domain.uniform_point(rng);
+                batch.push((cell_of(&dart).0, order, dart));
             }
-            let retire = match self.test_dart(&dart, &lo, &layout.cell_side) {
-                Dart::Accepted => {
-                    self.insert(dart);
-                    true
-                }
-                Dart::CellCovered => true,
-                Dart::Rejected => false,
-            };
-            if retire {
-                retired[word] |= 1 << bit;
-                *remaining -= 1;
-            }
+            self.throw_batch(
+                &mut batch,
+                |_, dart| Some((cell_of(dart).1, *dart)),
+                &layout.cell_side,
+                retired,
+                remaining,
+                &mut scratch,
+                target,
+            );
         }
         (start - *remaining) as f64 / start.max(1) as f64
     }
 
     /// One phase of darts into the active cells (all of side `side`): as many darts as
-    /// `DARTS_PER_CELL` times the cells at the start, fewer if the cells or the target run
-    /// out. Returns the fraction of the starting cells removed.
-    ///
-    /// A dart costs two cache misses in a row, its cell's corner in the active list and
-    /// then the lookup cells around it. Its generator words are drawn up to `AHEAD` darts
-    /// early, in the same order and only for darts sure to be thrown (so the generator ends
-    /// where drawing dart by dart leaves it), and the corner and lookup cells of the darts to
-    /// come are read while the current one is tested: where the list has not changed by
-    /// then, the misses overlap. The words decide the darts only when their turn comes, so
-    /// the darts are the same.
+    /// `DARTS_PER_CELL` times the cells at the start, each into one of those cells chosen
+    /// uniformly (fewer if the target is reached). A dart into a cell retired earlier in the
+    /// phase is a miss; the darts that are not are uniform over the cells still active, as
+    /// Ebeida et al. (2012) throw them. Thrown in batches (`throw_batch`). The retired cells
+    /// leave the list at the end of the phase, the others keeping their order: the list
+    /// stays in the order of space (level 0 by index, deeper levels as the refinements made
+    /// them), so a batch's darts sorted by cell, and a refinement's cells, come in the order
+    /// of space. Returns the fraction of the starting cells removed.
     fn dart_phase<C: Copy, R: Rng + ?Sized>(
         &mut self,
         active: &mut Vec<C>,
@@ -532,78 +533,113 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         target: usize,
         rng: &mut R,
     ) -> f64 {
-        const AHEAD: usize = 3;
         let domain = self.sampler.grid_domain;
         let start = active.len();
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
-        // A dart's words: the cell's, then one per coordinate.
-        let draw = |rng: &mut R| -> (u64, [u64; D]) {
-            let cell = rng.next_u64();
-            (cell, std::array::from_fn(|_| rng.next_u64()))
+        let mut retired = vec![0u64; start.div_ceil(64)];
+        let mut live = start as u64;
+        // A dart's cell in the list (equal cells chosen uniformly) and the words of its
+        // place in the cell (uniform).
+        let mut batch: Vec<(u32, u32, [u64; D])> = Vec::new();
+        let mut scratch = Vec::new();
+        let mut thrown = 0;
+        while thrown < darts && live > 0 && !self.full(target) {
+            let size = (darts - thrown).min(DART_BATCH as u64) as u32;
+            thrown += u64::from(size);
+            batch.clear();
+            for order in 0..size {
+                let slot = index_of(rng.next_u64(), start) as u32;
+                batch.push((slot, order, std::array::from_fn(|_| rng.next_u64())));
+            }
+            let place = |slot: u32, at: &[u64; D]| {
+                let lo = lower_corner(active[slot as usize]);
+                let dart: Point<D> = std::array::from_fn(|i| lo[i] + side[i] * fraction_of(at[i]));
+                // Rounding can put a dart on an upper face: outside a closed box (a miss, on a
+                // set of measure zero), the lower face of a periodic one.
+                domain.wrap(&dart).map(|dart| (lo, dart))
+            };
+            self.throw_batch(
+                &mut batch,
+                place,
+                side,
+                &mut retired,
+                &mut live,
+                &mut scratch,
+                target,
+            );
+        }
+        let mut slot = 0;
+        active.retain(|_| {
+            let keep = retired[slot / 64] >> (slot % 64) & 1 == 0;
+            slot += 1;
+            keep
+        });
+        (start as u64 - live) as f64 / start.max(1) as f64
+    }
+
+    /// Throws a batch of darts, each given by its cell (`slot`, an index into `retired`), its
+    /// order of drawing and what `place` needs to find its cell's lower corner and the dart
+    /// (`None`: a miss); `live` counts the cells not yet retired. A dart in a retired cell is
+    /// a miss. Stops early once the target is reached.
+    ///
+    /// In two passes (docs/algorithms.md, "Darts in batches"): the darts are first tested
+    /// against the points stored before the batch in the order of their cells, so that the
+    /// look-ups of one dart find the cache lines of the one before, not lines at random; a
+    /// dart such a point turns down is decided there (and retires its cell if that point
+    /// covers it). The others are tested again in their order of drawing, now against every
+    /// point, each accepted one stored before the next is tested. So a dart is accepted
+    /// exactly when its cell is not retired and no point stored before it, in the order of
+    /// the darts, is closer than r: the points are those of throwing the darts one by one.
+    #[allow(clippy::too_many_arguments)]
+    fn throw_batch<W>(
+        &mut self,
+        batch: &mut [(u32, u32, W)],
+        place: impl Fn(u32, &W) -> Option<([f64; D], Point<D>)>,
+        side: &[f64; D],
+        retired: &mut [u64],
+        live: &mut u64,
+        open: &mut Vec<(u32, u32, [f64; D], Point<D>)>,
+        target: usize,
+    ) {
+        let is_retired =
+            |retired: &[u64], slot: u32| retired[slot as usize / 64] >> (slot % 64) & 1 == 1;
+        let mut retire = |retired: &mut [u64], slot: u32| {
+            retired[slot as usize / 64] |= 1 << (slot % 64);
+            *live -= 1;
         };
-        // Equal cells chosen uniformly, a location uniform in the cell: the dart is uniform
-        // over the union of the active cells.
-        let place = |active: &[C], (cell, at): (u64, [u64; D])| {
-            let slot = index_of(cell, active.len());
-            let lo = lower_corner(active[slot]);
-            let dart: Point<D> = std::array::from_fn(|i| lo[i] + side[i] * fraction_of(at[i]));
-            (slot, lo, dart)
-        };
-        // Darts `t .. drawn` are drawn; the ring holds them at `index % RING`.
-        const RING: usize = AHEAD + 1;
-        let mut ring = [(0, [0; D]); RING];
-        let mut drawn = 0;
-        for t in 0..darts {
-            if active.is_empty() || self.full(target) {
-                break;
+        batch.sort_unstable_by_key(|&(slot, order, _)| (slot, order));
+        open.clear();
+        for (slot, order, words) in batch.iter() {
+            if is_retired(retired, *slot) {
+                continue;
             }
-            if drawn == t {
-                ring[t as usize % RING] = draw(rng);
-                drawn += 1;
-            }
-            // Dart `drawn` is drawn early only if it is sure to be thrown: each dart before it
-            // removes at most one cell and places at most one point (a cancelled run ends
-            // early; its generator is left as it is).
-            while drawn < darts && drawn - t <= AHEAD as u64 && {
-                let before = (drawn - t) as usize;
-                active.len() > before && self.points.len() + before < target
-            } {
-                ring[drawn as usize % RING] = draw(rng);
-                drawn += 1;
-            }
-            let words = ring[t as usize % RING];
-            // The lookup cells of the dart `AHEAD − 1` on (its corner was read one dart ago)
-            // and the corner of the dart `AHEAD` on, as the list stands.
-            let (near, far) = (t + AHEAD as u64 - 1, t + AHEAD as u64);
-            if near > t && near < drawn {
-                let (_, _, next) = place(active, ring[near as usize % RING]);
-                if let Some(next) = domain.wrap(&next) {
-                    std::hint::black_box(self.lookup.touch(&next));
-                }
-            }
-            // Written out rather than through `place`'s slot and corner: passing both to
-            // `black_box` measured 10% slower (1.91 s against 1.70–1.73 s at 1.12·10^6 points).
-            if far < drawn {
-                let slot = index_of(ring[far as usize % RING].0, active.len());
-                std::hint::black_box(lower_corner(active[slot]));
-            }
-            let (slot, lo, dart) = place(active, words);
-            self.attempts += 1;
-            // Rounding can put a dart on an upper face: outside a closed box (a miss, on a set
-            // of measure zero), the lower face of a periodic one.
-            let Some(dart) = domain.wrap(&dart) else { continue };
+            let Some((lo, dart)) = place(*slot, words) else { continue };
             match self.test_dart(&dart, &lo, side) {
-                Dart::Accepted => {
-                    self.insert(dart);
-                    active.swap_remove(slot);
-                }
-                Dart::CellCovered => {
-                    active.swap_remove(slot);
-                }
+                Dart::Accepted => open.push((*order, *slot, lo, dart)),
+                Dart::CellCovered => retire(retired, *slot),
                 Dart::Rejected => {}
             }
         }
-        (start - active.len()) as f64 / start.max(1) as f64
+        open.sort_unstable_by_key(|&(order, ..)| order);
+        self.attempts += batch.len() as u64;
+        for &(order, slot, lo, dart) in open.iter() {
+            if self.full(target) {
+                // The darts after the last one thrown are not counted.
+                self.attempts -= (batch.len() - order as usize) as u64;
+                return;
+            }
+            if is_retired(retired, slot) {
+                continue;
+            }
+            match self.test_dart(&dart, &lo, side) {
+                Dart::Accepted => {
+                    self.insert(dart);
+                    retire(retired, slot);
+                }
+                Dart::CellCovered => retire(retired, slot),
+                Dart::Rejected => {}
+            }
+        }
     }
 
     /// Splits every cell (given by lower corner, side `side`) into its 2^D halves and keeps
