@@ -448,14 +448,15 @@ impl Weighed {
             totals: Vec::with_capacity(m),
             start: Vec::with_capacity(if keep { m + 1 } else { 0 }),
             neighbour: vec![0; room_for],
-            weight: Vec::with_capacity(if weights { room_for } else { 0 }),
+            weight: vec![0.0; if weights { room_for } else { 0 }],
         };
         out.start.extend(keep.then_some(0));
         // Filled without a branch on the distance test (a close pair is about a coin flip to
         // predict): every tried pair is written at `len` (its index in the rows, its squared
-        // distance in a scratch row of the candidate's own), which moves on only for a close
-        // one; the vectors are kept longer than `len` and cut at the end. Without rows the one
-        // row is rewritten for each candidate.
+        // distance in the weights' row or, where weights are not kept, in a scratch row of
+        // the candidate's own), which moves on only for a close one; the vectors are kept
+        // longer than `len` and cut at the end. Without rows the one row is rewritten for
+        // each candidate.
         let mut len = 0;
         let mut tried: Vec<f64> = Vec::new();
         let mut runs = Vec::new();
@@ -489,11 +490,15 @@ impl Weighed {
                 if out.neighbour.len() < len + room {
                     let grown = (len + len / 2).min(most).max(len + room);
                     out.neighbour.resize(grown, 0);
+                    if weights {
+                        out.weight.resize(grown, 0.0);
+                    }
                 }
                 let p = points[k];
                 let mut close = 0;
                 // Local slices: the compiler then knows the writes cannot touch the points.
-                let (neighbour, tried) = (&mut out.neighbour[len..], &mut tried[..]);
+                let neighbour = &mut out.neighbour[len..];
+                let tried = if keep && weights { &mut out.weight[len..] } else { &mut tried[..] };
                 for &(from, to) in &runs {
                     for (j, q) in (from..to).zip(&points[from..to]) {
                         let d2 = domain.distance_squared(&p, q);
@@ -502,15 +507,12 @@ impl Weighed {
                         close += usize::from(d2 < reach_squared && j != k);
                     }
                 }
-                len += close;
                 let mut sum = 0.0;
-                for d2 in &tried[..close] {
-                    let w = weight(*d2);
-                    sum += w;
-                    if keep && weights {
-                        out.weight.push(w);
-                    }
+                for w in &mut tried[..close] {
+                    *w = weight(*w);
+                    sum += *w;
                 }
+                len += close;
                 out.totals.push(sum);
                 if keep {
                     // At most `most`, itself at most `u32::MAX`.
@@ -519,6 +521,7 @@ impl Weighed {
             }
         }
         out.neighbour.truncate(if keep { len } else { 0 });
+        out.weight.truncate(if keep && weights { len } else { 0 });
         out
     }
 }
