@@ -35,7 +35,9 @@ pub(crate) const DARTS_PER_CELL: f64 = 0.5;
 pub(crate) const REFINE_BELOW: f64 = 0.3;
 
 /// The darts of a phase tested together, in the order of their cells (`throw_batch`): 2^20
-/// (24 MB of darts in 2D) was as fast as whole phases, 2^17 slower.
+/// was as fast as whole phases in 2D, 2^17 slower. They take 8·(D + 1) bytes each while
+/// sorted, plus the corner and place of those no earlier point turns down: about 24 MB in 2D,
+/// 56 MB in 6D, whatever the run's size.
 const DART_BATCH: usize = 1 << 20;
 
 /// Level-0 darts are drawn in the whole box while at least this fraction of the cells is
@@ -480,7 +482,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let start = *remaining;
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
         // A dart's cell (level 0, by index) and the cell's lower corner.
-        let cell_of = |dart: &Point<D>| -> (u32, [f64; D]) {
+        let cell_of = |dart: &Point<D>| -> (u64, [f64; D]) {
             let mut index = 0u64;
             let mut lo = [0.0; D];
             for i in 0..D {
@@ -489,10 +491,9 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 index = index * layout.cells[i] + c;
                 lo[i] = origin[i] + c as f64 * layout.cell_side[i];
             }
-            // At most `MAX_CELLS`, so within `u32`.
-            (index as u32, lo)
+            (index, lo)
         };
-        let mut batch: Vec<(u32, u32, Point<D>)> = Vec::new();
+        let mut batch: Vec<(u64, u32, Point<D>)> = Vec::new();
         let mut scratch = Vec::new();
         let mut thrown = 0;
         while thrown < darts && *remaining > 0 && !self.full(target) {
@@ -540,7 +541,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let mut live = start as u64;
         // A dart's cell in the list (equal cells chosen uniformly) and the words of its
         // place in the cell (uniform).
-        let mut batch: Vec<(u32, u32, [u64; D])> = Vec::new();
+        let mut batch: Vec<(u64, u32, [u64; D])> = Vec::new();
         let mut scratch = Vec::new();
         let mut thrown = 0;
         while thrown < darts && live > 0 && !self.full(target) {
@@ -548,10 +549,10 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             thrown += u64::from(size);
             batch.clear();
             for order in 0..size {
-                let slot = index_of(rng.next_u64(), start) as u32;
+                let slot = index_of(rng.next_u64(), start) as u64;
                 batch.push((slot, order, std::array::from_fn(|_| rng.next_u64())));
             }
-            let place = |slot: u32, at: &[u64; D]| {
+            let place = |slot: u64, at: &[u64; D]| {
                 let lo = lower_corner(active[slot as usize]);
                 let dart: Point<D> = std::array::from_fn(|i| lo[i] + side[i] * fraction_of(at[i]));
                 // Rounding can put a dart on an upper face: outside a closed box (a miss, on a
@@ -593,17 +594,17 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
     #[allow(clippy::too_many_arguments)]
     fn throw_batch<W>(
         &mut self,
-        batch: &mut [(u32, u32, W)],
-        place: impl Fn(u32, &W) -> Option<([f64; D], Point<D>)>,
+        batch: &mut [(u64, u32, W)],
+        place: impl Fn(u64, &W) -> Option<([f64; D], Point<D>)>,
         side: &[f64; D],
         retired: &mut [u64],
         live: &mut u64,
-        open: &mut Vec<(u32, u32, [f64; D], Point<D>)>,
+        open: &mut Vec<(u32, u64, [f64; D], Point<D>)>,
         target: usize,
     ) {
         let is_retired =
-            |retired: &[u64], slot: u32| retired[slot as usize / 64] >> (slot % 64) & 1 == 1;
-        let mut retire = |retired: &mut [u64], slot: u32| {
+            |retired: &[u64], slot: u64| retired[slot as usize / 64] >> (slot % 64) & 1 == 1;
+        let mut retire = |retired: &mut [u64], slot: u64| {
             retired[slot as usize / 64] |= 1 << (slot % 64);
             *live -= 1;
         };
@@ -623,11 +624,6 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         open.sort_unstable_by_key(|&(order, ..)| order);
         self.attempts += batch.len() as u64;
         for &(order, slot, lo, dart) in open.iter() {
-            if self.full(target) {
-                // The darts after the last one thrown are not counted.
-                self.attempts -= (batch.len() - order as usize) as u64;
-                return;
-            }
             if is_retired(retired, slot) {
                 continue;
             }
@@ -635,6 +631,11 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 Dart::Accepted => {
                     self.insert(dart);
                     retire(retired, slot);
+                    if self.full(target) {
+                        // The darts after the one that reached the target are not counted.
+                        self.attempts -= (batch.len() - 1 - order as usize) as u64;
+                        return;
+                    }
                 }
                 Dart::CellCovered => retire(retired, slot),
                 Dart::Rejected => {}
