@@ -576,38 +576,36 @@ fn run_queue<const D: usize>(
                 std::hint::black_box(start[next]);
             }
             let range = start[k] as usize..start[k + 1] as usize;
-            if weights.is_empty() {
-                // The living neighbours, with their weights worked out again as the weighing
-                // did (the same two points in the same order).
-                let p = points[k];
-                lowered.clear();
-                for &j in &neighbour[range] {
-                    let j = j as usize;
-                    if queue.alive(j) {
-                        lowered.push((j, weight(domain.distance_squared(&p, &points[j]))));
-                    }
-                }
-                queue.decrease_many(lowered.iter().copied(), &mut repairs);
-            } else {
+            if !weights.is_empty() {
                 let lowered = neighbour[range.clone()].iter().zip(&weights[range]);
                 queue.decrease_many(lowered.map(|(&j, &w)| (j as usize, w)), &mut repairs);
+                continue;
             }
-            continue;
         }
-        // The living ones only (k itself is no longer): a removed neighbour's point is not
-        // even read. The cell is the one `k` was sorted into.
+        // The living neighbours (k itself is no longer; a removed neighbour's point is not
+        // even read), from k's row or from the cells around it (the cell `k` was sorted
+        // into), with their weights worked out again as the weighing did: the same two
+        // points in the same order.
         let p = points[k];
-        layout.block_around(&layout.cell_of(&p)).any(|key| {
-            for j in grid.run(key) {
-                if queue.alive(j) {
-                    let d2 = domain.distance_squared(&p, &points[j]);
-                    if d2 < reach_squared {
-                        queue.decrease(j, weight(d2));
-                    }
+        lowered.clear();
+        let mut lower = |j: usize| {
+            if queue.alive(j) {
+                let d2 = domain.distance_squared(&p, &points[j]);
+                if d2 < reach_squared {
+                    lowered.push((j, weight(d2)));
                 }
             }
-            false
-        });
+        };
+        if kept {
+            neighbour[start[k] as usize..start[k + 1] as usize]
+                .iter()
+                .for_each(|&j| lower(j as usize));
+        } else {
+            for key in layout.block_around(&layout.cell_of(&p)).keys() {
+                grid.run(key).for_each(&mut lower);
+            }
+        }
+        queue.decrease_many(lowered.iter().copied(), &mut repairs);
     }
     let alive = (0..m).map(|k| queue.alive(k)).collect();
     (alive, eliminated)
@@ -715,20 +713,11 @@ impl Tournament {
         Some(top)
     }
 
-    /// Lowers item's weight by `amount` (≥ 0); popped items are left alone.
-    #[inline]
-    fn decrease(&mut self, item: usize, amount: f64) {
-        let w = self.leaf[item];
-        if w != f64::NEG_INFINITY {
-            self.set(item, w - amount);
-        }
-    }
-
     /// Lowers each item's weight by its amount (≥ 0; popped items are left alone), then
     /// repairs the tree level by level, each node whose champion was lowered once: the
     /// neighbours of one removed candidate share leaves' nodes and ancestors, which a repair
-    /// per item would climb again and again. The tree ends as [`decrease`](Self::decrease)
-    /// one item after another leaves it (each node the heaviest of its children), so the
+    /// per item would climb again and again. The tree ends as lowering one item after another
+    /// with [`set`](Self::set) leaves it (each node the heaviest of its children), so the
     /// same items come out in the same order.
     fn decrease_many(
         &mut self,
