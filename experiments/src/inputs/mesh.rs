@@ -128,7 +128,9 @@ impl TriangleMesh {
             }
         }
         let too_many = || "more than 2^32 distinct vertices".to_string();
-        let mut welder = Welder::with_capacity(n);
+        // Room for every vertex, but for no more than one per triangle: an indexed mesh has
+        // about one vertex for two triangles, a triangle soup three for one, most welded.
+        let mut welder = Welder::with_capacity(n.min(self.triangles.len()));
         // The welded index of each vertex, once known.
         let mut map: Vec<Option<u32>> = vec![None; n];
         let mut triangles = Vec::with_capacity(self.triangles.len());
