@@ -646,6 +646,15 @@ struct Repairs {
     above: Vec<usize>,
 }
 
+/// The first of the heaviest of eight (weight, item) pairs, by rounds of pairs: the later of
+/// two only where strictly heavier.
+#[inline]
+fn knockout(c: [(f64, u32); FAN_OUT]) -> (f64, u32) {
+    let pick = |a: (f64, u32), b: (f64, u32)| std::hint::select_unpredictable(b.0 > a.0, b, a);
+    let quarter = [pick(c[0], c[1]), pick(c[2], c[3]), pick(c[4], c[5]), pick(c[6], c[7])];
+    pick(pick(quarter[0], quarter[1]), pick(quarter[2], quarter[3]))
+}
+
 /// Children of a tournament node: 8 entries of 16 bytes are two cache lines, and a tree of
 /// 5·10^6 leaves is 8 levels high instead of 23.
 const FAN_OUT: usize = 8;
@@ -678,10 +687,15 @@ impl Tournament {
 
     /// The heaviest of a node's children. Their items grow from child to child (each covers
     /// a later run of leaves), so keeping the first of equal weights keeps the lower index,
-    /// as the order asks; and the choice is a select, not a branch (which way a weight
-    /// compares is a coin flip to predict).
+    /// as the order asks. Chosen as a knockout, neighbours first and then the winners, each
+    /// later one taken only if strictly heavier, so still the first of the heaviest; each
+    /// choice a select, not a branch (which way a weight compares is a coin flip to
+    /// predict), and three rounds deep instead of seven in a row.
     #[inline]
     fn heaviest(children: &[(f64, u32)]) -> (f64, u32) {
+        if let Ok(full) = <&[(f64, u32); FAN_OUT]>::try_from(children) {
+            return knockout(*full);
+        }
         let mut best = children[0];
         for &c in &children[1..] {
             best = std::hint::select_unpredictable(c.0 > best.0, c, best);
@@ -694,8 +708,11 @@ impl Tournament {
     #[inline]
     fn heaviest_leaf(leaf: &[f64], parent: usize) -> (f64, u32) {
         let first = parent * FAN_OUT;
+        if let Some(full) = leaf.get(first..first + FAN_OUT) {
+            return knockout(std::array::from_fn(|i| (full[i], (first + i) as u32)));
+        }
         let mut best = (leaf[first], first as u32);
-        for (k, &w) in leaf.iter().enumerate().take(first + FAN_OUT).skip(first + 1) {
+        for (k, &w) in leaf.iter().enumerate().skip(first + 1) {
             best = std::hint::select_unpredictable(w > best.0, (w, k as u32), best);
         }
         best
@@ -873,6 +890,33 @@ mod tests {
         let found = elimination.eliminate_within(&speck, &set, 1200, 0);
         assert_eq!(given_up, found);
         assert_eq!(given_up.0.len(), 1200);
+    }
+
+    /// A node's champion, by knockout for full nodes and by a scan for the last, short
+    /// one, is the first of its heaviest children, as a plain scan finds it: weights drawn
+    /// from a handful of values (ties everywhere, −∞ for popped leaves, both zeros).
+    #[test]
+    fn champions_are_the_first_of_the_heaviest() {
+        let values = [f64::NEG_INFINITY, -0.0, 0.0, 0.25, 0.5, 1.0];
+        let mut rng = rng_from_seed(7);
+        for round in 0..20_000usize {
+            let len = 1 + round % 20;
+            let leaf: Vec<f64> = (0..len)
+                .map(|_| values[(uniform01(&mut rng) * values.len() as f64) as usize])
+                .collect();
+            for parent in 0..len.div_ceil(FAN_OUT) {
+                let first = parent * FAN_OUT;
+                let children = first..len.min(first + FAN_OUT);
+                let scan = children.clone().fold((leaf[first], first as u32), |best, k| {
+                    if leaf[k] > best.0 { (leaf[k], k as u32) } else { best }
+                });
+                let found = Tournament::heaviest_leaf(&leaf, parent);
+                assert_eq!((found.0.to_bits(), found.1), (scan.0.to_bits(), scan.1));
+                let pairs: Vec<(f64, u32)> = children.map(|k| (leaf[k], k as u32)).collect();
+                let found = Tournament::heaviest(&pairs);
+                assert_eq!((found.0.to_bits(), found.1), (scan.0.to_bits(), scan.1));
+            }
+        }
     }
 
     /// The cursors find the grid's own run for every cell of every block, over the occupied
