@@ -646,13 +646,19 @@ struct Repairs {
     above: Vec<usize>,
 }
 
-/// The first of the heaviest of eight (weight, item) pairs, by rounds of pairs: the later of
-/// two only where strictly heavier.
+/// The first of the heaviest of a node's (weight, item) pairs, by rounds of neighbouring
+/// pairs: the later of two only where strictly heavier.
 #[inline]
-fn knockout(c: [(f64, u32); FAN_OUT]) -> (f64, u32) {
-    let pick = |a: (f64, u32), b: (f64, u32)| std::hint::select_unpredictable(b.0 > a.0, b, a);
-    let quarter = [pick(c[0], c[1]), pick(c[2], c[3]), pick(c[4], c[5]), pick(c[6], c[7])];
-    pick(pick(quarter[0], quarter[1]), pick(quarter[2], quarter[3]))
+fn knockout(mut c: [(f64, u32); FAN_OUT]) -> (f64, u32) {
+    let mut n = FAN_OUT;
+    while n > 1 {
+        n /= 2;
+        for i in 0..n {
+            let (a, b) = (c[2 * i], c[2 * i + 1]);
+            c[i] = std::hint::select_unpredictable(b.0 > a.0, b, a);
+        }
+    }
+    c[0]
 }
 
 /// Children of a tournament node: 8 entries of 16 bytes are two cache lines, and a tree of
