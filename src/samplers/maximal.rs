@@ -34,7 +34,34 @@ pub(crate) const DARTS_PER_CELL: f64 = 0.5;
 /// distribution).
 pub(crate) const REFINE_BELOW: f64 = 0.3;
 
-/// The darts of a phase tested together, in the order of their cells (`throw_batch`): 2^20
+/// Which cells of a phase are retired (covered, or holding a point): one bit per cell, and
+/// how many are still live.
+struct Retired {
+    bits: Vec<u64>,
+    live: u64,
+}
+
+impl Retired {
+    /// `cells` cells, all live.
+    fn new(cells: u64) -> Self {
+        Retired { bits: vec![0; (cells as usize).div_ceil(64)], live: cells }
+    }
+
+    /// Whether cell `slot` is retired.
+    #[inline]
+    fn is(&self, slot: u64) -> bool {
+        self.bits[slot as usize / 64] >> (slot % 64) & 1 == 1
+    }
+
+    /// Retires the live cell `slot`.
+    #[inline]
+    fn retire(&mut self, slot: u64) {
+        self.bits[slot as usize / 64] |= 1 << (slot % 64);
+        self.live -= 1;
+    }
+}
+
+/// The darts of a phase tested together, in the order of their cells (`throw_darts`): 2^20
 /// was as fast as whole phases in 2D, 2^17 slower. They take 8·(D + 1) bytes each while
 /// sorted, plus the corner and place of those no earlier point turns down: about 24 MB in 2D,
 /// 56 MB in 6D, whatever the run's size.
@@ -401,36 +428,33 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         // While most cells are active, darts are drawn in the whole box and those landing in
         // a retired cell are misses: uniform over the active cells all the same, without
         // building the list of active cells (see `box_phase`).
-        let mut retired = vec![0u64; (layout.cell_count as usize).div_ceil(64)];
-        let mut remaining = layout.cell_count;
+        let mut retired = Retired::new(layout.cell_count);
         if self.restricted {
             // Cells wholly outside the region hold nothing to cover.
             for c in 0..layout.cell_count as u32 {
                 let lo = lower_corner(c);
                 let hi: [f64; D] = std::array::from_fn(|i| lo[i] + side[i]);
                 if self.region.classify_box(&lo, &hi) == BoxClass::Outside {
-                    retired[c as usize / 64] |= 1 << (c % 64);
-                    remaining -= 1;
+                    retired.retire(u64::from(c));
                 }
             }
-            if remaining == 0 {
+            if retired.live == 0 {
                 return true;
             }
         }
         let mut refine_now = false;
-        while remaining as f64 >= BOX_DARTS_DOWN_TO * layout.cell_count as f64 {
-            let removed = self.box_phase(&mut retired, &mut remaining, target, rng);
-            if self.full(target) || remaining == 0 {
-                return remaining == 0;
+        while retired.live as f64 >= BOX_DARTS_DOWN_TO * layout.cell_count as f64 {
+            let removed = self.box_phase(&mut retired, target, rng);
+            if self.full(target) || retired.live == 0 {
+                return retired.live == 0;
             }
             if removed < REFINE_BELOW {
                 refine_now = true;
                 break;
             }
         }
-        let mut active: Vec<u32> = (0..layout.cell_count as u32)
-            .filter(|&c| retired[c as usize / 64] >> (c % 64) & 1 == 0)
-            .collect();
+        let mut active: Vec<u32> =
+            (0..layout.cell_count as u32).filter(|&c| !retired.is(u64::from(c))).collect();
         drop(retired);
         while !refine_now {
             let removed = self.dart_phase(&mut active, &side, &lower_corner, target, rng);
@@ -462,16 +486,14 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         }
     }
 
-    /// One phase of darts drawn uniformly in the whole box, for level-0 cells marked in
-    /// `retired` (one bit per cell) while most are active: as many darts as
-    /// `DARTS_PER_CELL` times the `remaining` active cells (fewer if the target is reached).
-    /// A dart in a retired cell is a miss (that cell is covered); the others are the darts
-    /// of `dart_phase`: uniform over the active cells. Thrown in batches (`throw_batch`).
-    /// Returns the fraction of the starting cells removed.
+    /// One phase of darts drawn uniformly in the whole box, for the level-0 cells `retired`
+    /// marks while most are active: as many darts as `DARTS_PER_CELL` times the active cells
+    /// (fewer if the target is reached). A dart in a retired cell is a miss (that cell is
+    /// covered); the others are the darts of `dart_phase`: uniform over the active cells.
+    /// Thrown in batches (`throw_darts`). Returns the fraction of the starting cells removed.
     fn box_phase<R: Rng + ?Sized>(
         &mut self,
-        retired: &mut [u64],
-        remaining: &mut u64,
+        retired: &mut Retired,
         target: usize,
         rng: &mut R,
     ) -> f64 {
@@ -479,7 +501,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let layout = &sampler.layout;
         let domain = &sampler.grid_domain;
         let origin = *domain.origin();
-        let start = *remaining;
+        let start = retired.live;
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
         // A dart's cell (level 0, by index) and the cell's lower corner.
         let cell_of = |dart: &Point<D>| -> (u64, [f64; D]) {
@@ -493,35 +515,20 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             }
             (index, lo)
         };
-        let mut batch: Vec<(u64, u32, Point<D>)> = Vec::new();
-        let mut scratch = Vec::new();
-        let mut thrown = 0;
-        while thrown < darts && *remaining > 0 && !self.full(target) {
-            let size = (darts - thrown).min(DART_BATCH as u64) as u32;
-            thrown += u64::from(size);
-            batch.clear();
-            for order in 0..size {
-                let dart = domain.uniform_point(rng);
-                batch.push((cell_of(&dart).0, order, dart));
-            }
-            self.throw_batch(
-                &mut batch,
-                |_, dart| Some((cell_of(dart).1, *dart)),
-                &layout.cell_side,
-                retired,
-                remaining,
-                &mut scratch,
-                target,
-            );
-        }
-        (start - *remaining) as f64 / start.max(1) as f64
+        let draw = |rng: &mut R| {
+            let dart = domain.uniform_point(rng);
+            (cell_of(&dart).0, dart)
+        };
+        let place = |_, dart: &Point<D>| Some((cell_of(dart).1, *dart));
+        self.throw_darts(darts, draw, place, &layout.cell_side, retired, target, rng);
+        (start - retired.live) as f64 / start.max(1) as f64
     }
 
     /// One phase of darts into the active cells (all of side `side`): as many darts as
     /// `DARTS_PER_CELL` times the cells at the start, each into one of those cells chosen
     /// uniformly (fewer if the target is reached). A dart into a cell retired earlier in the
     /// phase is a miss; the darts that are not are uniform over the cells still active, as
-    /// Ebeida et al. (2012) throw them. Thrown in batches (`throw_batch`). The retired cells
+    /// Ebeida et al. (2012) throw them. Thrown in batches (`throw_darts`). The retired cells
     /// leave the list at the end of the phase, the others keeping their order: the list
     /// stays in the order of space (level 0 by index, deeper levels as the refinements made
     /// them), so a batch's darts sorted by cell, and a refinement's cells, come in the order
@@ -537,53 +544,36 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let domain = self.sampler.grid_domain;
         let start = active.len();
         let darts = (start as f64 * DARTS_PER_CELL).ceil() as u64;
-        let mut retired = vec![0u64; start.div_ceil(64)];
-        let mut live = start as u64;
+        let mut retired = Retired::new(start as u64);
         // A dart's cell in the list (equal cells chosen uniformly) and the words of its
         // place in the cell (uniform).
-        let mut batch: Vec<(u64, u32, [u64; D])> = Vec::new();
-        let mut scratch = Vec::new();
-        let mut thrown = 0;
-        while thrown < darts && live > 0 && !self.full(target) {
-            let size = (darts - thrown).min(DART_BATCH as u64) as u32;
-            thrown += u64::from(size);
-            batch.clear();
-            for order in 0..size {
-                let slot = index_of(rng.next_u64(), start) as u64;
-                batch.push((slot, order, std::array::from_fn(|_| rng.next_u64())));
-            }
-            let place = |slot: u64, at: &[u64; D]| {
-                let lo = lower_corner(active[slot as usize]);
-                let dart: Point<D> = std::array::from_fn(|i| lo[i] + side[i] * fraction_of(at[i]));
-                // Rounding can put a dart on an upper face: outside a closed box (a miss, on a
-                // set of measure zero), the lower face of a periodic one.
-                domain.wrap(&dart).map(|dart| (lo, dart))
-            };
-            self.throw_batch(
-                &mut batch,
-                place,
-                side,
-                &mut retired,
-                &mut live,
-                &mut scratch,
-                target,
-            );
-        }
+        let draw = |rng: &mut R| {
+            let slot = index_of(rng.next_u64(), start) as u64;
+            (slot, std::array::from_fn::<u64, D, _>(|_| rng.next_u64()))
+        };
+        let place = |slot: u64, at: &[u64; D]| {
+            let lo = lower_corner(active[slot as usize]);
+            let dart: Point<D> = std::array::from_fn(|i| lo[i] + side[i] * fraction_of(at[i]));
+            // Rounding can put a dart on an upper face: outside a closed box (a miss, on a
+            // set of measure zero), the lower face of a periodic one.
+            domain.wrap(&dart).map(|dart| (lo, dart))
+        };
+        self.throw_darts(darts, draw, place, side, &mut retired, target, rng);
         let mut slot = 0;
         active.retain(|_| {
-            let keep = retired[slot / 64] >> (slot % 64) & 1 == 0;
+            let keep = !retired.is(slot);
             slot += 1;
             keep
         });
-        (start as u64 - live) as f64 / start.max(1) as f64
+        (start as u64 - retired.live) as f64 / start.max(1) as f64
     }
 
-    /// Throws a batch of darts, each given by its cell (`slot`, an index into `retired`), its
-    /// order of drawing and what `place` needs to find its cell's lower corner and the dart
-    /// (`None`: a miss); `live` counts the cells not yet retired. A dart in a retired cell is
-    /// a miss. Stops early once the target is reached.
+    /// Throws `darts` darts, `DART_BATCH` at a time, each drawn by `draw` as its cell (`slot`,
+    /// an index into `retired`) and what `place` needs to find its cell's lower corner and
+    /// the dart (`None`: a miss). A dart in a retired cell is a miss. Stops early once the
+    /// target is reached or no cell is live.
     ///
-    /// In two passes (docs/algorithms.md, "Darts in batches"): the darts are first tested
+    /// Each batch in two passes (docs/algorithms.md, "Darts in batches"): the darts are first tested
     /// against the points stored before the batch in the order of their cells, so that the
     /// look-ups of one dart find the cache lines of the one before, not lines at random; a
     /// dart such a point turns down is decided there (and retires its cell if that point
@@ -592,52 +582,72 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
     /// exactly when its cell is not retired and no point stored before it, in the order of
     /// the darts, is closer than r: the points are those of throwing the darts one by one.
     #[allow(clippy::too_many_arguments)]
+    fn throw_darts<W, R: Rng + ?Sized>(
+        &mut self,
+        darts: u64,
+        mut draw: impl FnMut(&mut R) -> (u64, W),
+        place: impl Fn(u64, &W) -> Option<([f64; D], Point<D>)>,
+        side: &[f64; D],
+        retired: &mut Retired,
+        target: usize,
+        rng: &mut R,
+    ) {
+        let mut batch: Vec<(u64, u32, W)> = Vec::new();
+        let mut open = Vec::new();
+        let mut thrown = 0;
+        while thrown < darts && retired.live > 0 && !self.full(target) {
+            let size = (darts - thrown).min(DART_BATCH as u64) as u32;
+            thrown += u64::from(size);
+            batch.clear();
+            batch.extend((0..size).map(|order| {
+                let (slot, words) = draw(rng);
+                (slot, order, words)
+            }));
+            self.throw_batch(&mut batch, &place, side, retired, &mut open, target);
+        }
+    }
+
+    /// Throws one batch of [`throw_darts`](Self::throw_darts), each dart with its order of
+    /// drawing; `open` is scratch space.
     fn throw_batch<W>(
         &mut self,
         batch: &mut [(u64, u32, W)],
-        place: impl Fn(u64, &W) -> Option<([f64; D], Point<D>)>,
+        place: &impl Fn(u64, &W) -> Option<([f64; D], Point<D>)>,
         side: &[f64; D],
-        retired: &mut [u64],
-        live: &mut u64,
+        retired: &mut Retired,
         open: &mut Vec<(u32, u64, [f64; D], Point<D>)>,
         target: usize,
     ) {
-        let is_retired =
-            |retired: &[u64], slot: u64| retired[slot as usize / 64] >> (slot % 64) & 1 == 1;
-        let mut retire = |retired: &mut [u64], slot: u64| {
-            retired[slot as usize / 64] |= 1 << (slot % 64);
-            *live -= 1;
-        };
         batch.sort_unstable_by_key(|&(slot, order, _)| (slot, order));
         open.clear();
         for (slot, order, words) in batch.iter() {
-            if is_retired(retired, *slot) {
+            if retired.is(*slot) {
                 continue;
             }
             let Some((lo, dart)) = place(*slot, words) else { continue };
             match self.test_dart(&dart, &lo, side) {
                 Dart::Accepted => open.push((*order, *slot, lo, dart)),
-                Dart::CellCovered => retire(retired, *slot),
+                Dart::CellCovered => retired.retire(*slot),
                 Dart::Rejected => {}
             }
         }
         open.sort_unstable_by_key(|&(order, ..)| order);
         self.attempts += batch.len() as u64;
         for &(order, slot, lo, dart) in open.iter() {
-            if is_retired(retired, slot) {
+            if retired.is(slot) {
                 continue;
             }
             match self.test_dart(&dart, &lo, side) {
                 Dart::Accepted => {
                     self.insert(dart);
-                    retire(retired, slot);
+                    retired.retire(slot);
                     if self.full(target) {
                         // The darts after the one that reached the target are not counted.
                         self.attempts -= (batch.len() - 1 - order as usize) as u64;
                         return;
                     }
                 }
-                Dart::CellCovered => retire(retired, slot),
+                Dart::CellCovered => retired.retire(slot),
                 Dart::Rejected => {}
             }
         }
