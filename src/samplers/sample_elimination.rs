@@ -661,6 +661,13 @@ fn knockout(mut c: [(f64, u32); FAN_OUT]) -> (f64, u32) {
     c[0]
 }
 
+/// The first of the heaviest of (weight, item) pairs, one after another (a node's last,
+/// short run of children); at least one pair.
+fn first_heaviest(mut pairs: impl Iterator<Item = (f64, u32)>) -> (f64, u32) {
+    let first = pairs.next().unwrap_or((f64::NEG_INFINITY, 0));
+    pairs.fold(first, |best, c| std::hint::select_unpredictable(c.0 > best.0, c, best))
+}
+
 /// Children of a tournament node: 8 entries of 16 bytes are two cache lines, and a tree of
 /// 5·10^6 leaves is 8 levels high instead of 23.
 const FAN_OUT: usize = 8;
@@ -699,14 +706,10 @@ impl Tournament {
     /// predict), and three rounds deep instead of seven in a row.
     #[inline]
     fn heaviest(children: &[(f64, u32)]) -> (f64, u32) {
-        if let Ok(full) = <&[(f64, u32); FAN_OUT]>::try_from(children) {
-            return knockout(*full);
+        match <&[(f64, u32); FAN_OUT]>::try_from(children) {
+            Ok(full) => knockout(*full),
+            Err(_) => first_heaviest(children.iter().copied()),
         }
-        let mut best = children[0];
-        for &c in &children[1..] {
-            best = std::hint::select_unpredictable(c.0 > best.0, c, best);
-        }
-        best
     }
 
     /// The heaviest leaf under node `parent` of `level[0]` (the first of equal weights, the
@@ -714,14 +717,10 @@ impl Tournament {
     #[inline]
     fn heaviest_leaf(leaf: &[f64], parent: usize) -> (f64, u32) {
         let first = parent * FAN_OUT;
-        if let Some(full) = leaf.get(first..first + FAN_OUT) {
-            return knockout(std::array::from_fn(|i| (full[i], (first + i) as u32)));
+        match leaf.get(first..first + FAN_OUT) {
+            Some(full) => knockout(std::array::from_fn(|i| (full[i], (first + i) as u32))),
+            None => first_heaviest((first..leaf.len()).map(|k| (leaf[k], k as u32))),
         }
-        let mut best = (leaf[first], first as u32);
-        for (k, &w) in leaf.iter().enumerate().skip(first + 1) {
-            best = std::hint::select_unpredictable(w > best.0, (w, k as u32), best);
-        }
-        best
     }
 
     /// The heaviest item, left in place.
