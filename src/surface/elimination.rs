@@ -114,19 +114,7 @@ impl SurfaceElimination {
             return SurfacePoints::at(mesh, Vec::new(), stop, 0);
         }
         let m = candidate_count(self.ratio, count);
-        // A block's words first, then its points: the look-ups of a point (the guide table,
-        // the running sums, the face, its corners) do not wait on the generator, so those of
-        // neighbouring points overlap. The same points as one `random_point` after another.
-        const BLOCK: usize = 1024;
-        let mut drawn: Vec<(usize, [f64; 3])> = Vec::with_capacity(m);
-        let mut words: Vec<[u64; 3]> = Vec::with_capacity(BLOCK);
-        while drawn.len() < m {
-            words.clear();
-            let n = BLOCK.min(m - drawn.len());
-            words.extend((0..n).map(|_| std::array::from_fn(|_| rng.next_u64())));
-            drawn.extend(words.iter().map(|&w| mesh.point_of_words(w)));
-        }
-        let candidates: Vec<[f64; 3]> = drawn.iter().map(|&(f, b)| mesh.point_at(f, b)).collect();
+        let (drawn, candidates) = mesh.random_points(m, rng);
         let elimination = Elimination {
             grid_box: *mesh.margin_box(),
             measure: mesh.area(),

@@ -300,8 +300,20 @@ impl SurfaceMesh {
     /// exceeds it.
     #[inline]
     fn face_below(&self, target: f64) -> usize {
+        self.search_bucket(target, self.bucket_of(target))
+    }
+
+    /// The running sums of `target`'s bucket, as a range of `cumulative`.
+    #[inline]
+    fn bucket_of(&self, target: f64) -> (u32, u32) {
         let b = guide_bucket(target, self.guide_scale, self.guide.len() - 1);
-        let (from, to) = (self.guide[b] as usize, self.guide[b + 1] as usize);
+        (self.guide[b], self.guide[b + 1])
+    }
+
+    /// [`face_below`](Self::face_below) within `target`'s bucket `(from, to)`.
+    #[inline]
+    fn search_bucket(&self, target: f64, (from, to): (u32, u32)) -> usize {
+        let (from, to) = (from as usize, to as usize);
         let k = from + self.cumulative[from..to].partition_point(|&s| s <= target);
         k.min(self.faces.len() - 1)
     }
@@ -313,15 +325,65 @@ impl SurfaceMesh {
         self.point_of_words(std::array::from_fn(|_| rng.next_u64()))
     }
 
+    /// `count` points uniform over the surface with their positions: the places (face,
+    /// barycentrics) and points `random_point` and [`point_at`](Self::point_at) give, one
+    /// after another with the same generator.
+    ///
+    /// Drawn in blocks, each step of the look-up taken for the whole block before the next
+    /// (the generator's words, the bucket's bounds, the search, the face, its corners): the
+    /// steps of one point wait on each other's cache misses, those of different points do
+    /// not, so a block's misses overlap rather than follow one another.
+    pub(crate) fn random_points<R: Rng + ?Sized>(
+        &self,
+        count: usize,
+        rng: &mut R,
+    ) -> (Vec<(usize, [f64; 3])>, Vec<Point<3>>) {
+        const BLOCK: usize = 512;
+        let mut places = Vec::with_capacity(count);
+        let mut points = Vec::with_capacity(count);
+        let mut words: Vec<[u64; 3]> = Vec::with_capacity(BLOCK);
+        let mut targets: Vec<(f64, (u32, u32))> = Vec::with_capacity(BLOCK);
+        let mut corners: Vec<[u32; 3]> = Vec::with_capacity(BLOCK);
+        while places.len() < count {
+            let n = BLOCK.min(count - places.len());
+            words.clear();
+            words.extend((0..n).map(|_| std::array::from_fn(|_| rng.next_u64())));
+            targets.clear();
+            targets.extend(words.iter().map(|w| {
+                let target = fraction_of(w[0]) * self.area();
+                (target, self.bucket_of(target))
+            }));
+            let from = places.len();
+            places.extend(words.iter().zip(&targets).map(|(w, &(target, bucket))| {
+                (self.search_bucket(target, bucket), place_in_face([w[1], w[2]]))
+            }));
+            for (k, _) in &mut places[from..] {
+                *k = self.faces[*k] as usize;
+            }
+            corners.clear();
+            corners.extend(places[from..].iter().map(|&(face, _)| self.triangles[face]));
+            points.extend(corners.iter().zip(&places[from..]).map(|(corners, &(_, b))| {
+                point_in(&corners.map(|v| self.vertices[v as usize]), b)
+            }));
+        }
+        (places, points)
+    }
+
     /// The point [`random_point`](Self::random_point) makes of its three generator words: the
     /// face's (drawn with probability proportional to its area), then two for the spot in it.
     #[inline]
-    pub(crate) fn point_of_words(&self, words: [u64; 3]) -> (usize, [f64; 3]) {
+    fn point_of_words(&self, words: [u64; 3]) -> (usize, [f64; 3]) {
         let target = fraction_of(words[0]) * self.area();
         let face = self.faces[self.face_below(target)] as usize;
-        let (s, t) = folded([words[1], words[2]]);
-        (face, [1.0 - s - t, s, t])
+        (face, place_in_face([words[1], words[2]]))
     }
+}
+
+/// The barycentric coordinates of a point uniform in a triangle, from two generator words.
+#[inline]
+fn place_in_face(words: [u64; 2]) -> [f64; 3] {
+    let (s, t) = folded(words);
+    [1.0 - s - t, s, t]
 }
 
 /// The bucket of a running sum or target `x` ≥ 0 among `buckets`: `⌊x · scale⌋`, at most the
@@ -435,6 +497,30 @@ mod tests {
     /// The face the binary search over every running sum finds.
     fn searched(mesh: &SurfaceMesh, target: f64) -> usize {
         mesh.cumulative.partition_point(|&s| s <= target).min(mesh.faces.len() - 1)
+    }
+
+    /// Points drawn in blocks are the points drawn one by one, across blocks and a short last
+    /// one, and leave the generator where one by one leaves it.
+    #[test]
+    fn points_drawn_in_blocks_are_those_drawn_one_by_one() {
+        let mut rng = rng_from_seed(4);
+        let vertices: Vec<Point<3>> =
+            (0..900).map(|_| std::array::from_fn(|_| uniform01(&mut rng))).collect();
+        // Random triangles, every fifth degenerate (not drawn).
+        let triangles = (0..300).map(|t| {
+            if t % 5 == 0 { [3 * t, 3 * t, 3 * t + 1] } else { [3 * t, 3 * t + 1, 3 * t + 2] }
+        });
+        let mesh = SurfaceMesh::new(vertices, triangles.collect()).unwrap();
+        for count in [0, 1, 511, 512, 1300] {
+            let (mut blocks, mut single) =
+                (rng_from_seed(count as u64), rng_from_seed(count as u64));
+            let (places, points) = mesh.random_points(count, &mut blocks);
+            let one_by_one: Vec<_> = (0..count).map(|_| mesh.random_point(&mut single)).collect();
+            assert_eq!(places, one_by_one);
+            let rebuilt: Vec<_> = places.iter().map(|&(f, b)| mesh.point_at(f, b)).collect();
+            assert_eq!(points, rebuilt);
+            assert_eq!(blocks.next_u64(), single.next_u64());
+        }
     }
 
     /// The guide table finds the binary search's face for every target: each running sum and

@@ -49,7 +49,7 @@ impl SurfacePoints {
     /// ```
     pub fn uniform(mesh: &SurfaceMesh, n: usize, seed: u64) -> SurfacePoints {
         let mut rng = rng_from_seed(seed);
-        let drawn: Vec<(usize, [f64; 3])> = (0..n).map(|_| mesh.random_point(&mut rng)).collect();
+        let (drawn, _) = mesh.random_points(n, &mut rng);
         SurfacePoints::at(mesh, drawn, StopReason::TargetReached, n as u64)
     }
 
