@@ -405,6 +405,35 @@ impl<const D: usize> GridLayout<D> {
         let base = if periodic { 0 } else { self.key_base };
         Block { base, along, lens }
     }
+    /// For `p` in `cell`, each axis's share of a lower bound on the squared distance from `p`
+    /// to the points of each cell of [`block_around`](Self::block_around)`(cell)`: per axis,
+    /// for the cell, the one below and the one above (the block's order), the square of
+    /// `p`'s distance to that side of its cell (0 for the cell itself), a hair less for the
+    /// rounding of `(x − origin)/side` ([`WALK_SLACK`] cells, as
+    /// [`any_key_within`](Self::any_key_within)). Summed over the axes, it bounds from below
+    /// the squared distance from `p` to every point of that cell: a point in the cell below
+    /// lies beyond `p`'s lower side, one in the cell above beyond its upper side, and on a
+    /// torus of three or more cells an axis's nearest image is no nearer. Along a torus axis
+    /// of fewer than three cells, where the cell below or above may be `p`'s own or its
+    /// other side, every share is 0.
+    #[inline(always)]
+    pub(crate) fn block_gaps(&self, p: &Point<D>, cell: &[u64; D]) -> [[f64; 3]; D] {
+        let periodic = self.domain.is_periodic();
+        let origin = self.domain.origin();
+        std::array::from_fn(|i| {
+            let n = self.cells[i];
+            if periodic && n < 3 {
+                return [0.0; 3];
+            }
+            let t = (p[i] - origin[i]) * self.inverse_side[i];
+            let slack = WALK_SLACK * (1.0 + n as f64 + t.abs());
+            let within = t - cell[i] as f64;
+            let below = ((within - slack).max(0.0) * self.side[i]).powi(2);
+            let above = ((1.0 - within - slack).max(0.0) * self.side[i]).powi(2);
+            [0.0, below, above]
+        })
+    }
+
     /// Calls `visit` with the key of every cell that may hold a point within `reach` of `p`
     /// (a hair more, for rounding), for a reach the neighbour offsets were not made for,
     /// until it returns true; returns `Some` of whether it did. `None` (nothing visited) when
@@ -575,13 +604,21 @@ impl<const D: usize> Block<D> {
 
     /// The keys of the block's cells, in walk order.
     #[inline(always)]
-    pub(crate) fn keys(self) -> BlockKeys<D> {
+    pub(crate) fn keys(self) -> impl Iterator<Item = u64> {
+        self.cells().map(|(key, _)| key)
+    }
+
+    /// The keys of the block's cells, in walk order, each with its place along every axis
+    /// (0 the centre's cell, 1 the one below, 2 the one above), which indexes
+    /// [`GridLayout::block_gaps`].
+    #[inline(always)]
+    pub(crate) fn cells(self) -> BlockKeys<D> {
         BlockKeys { block: self, at: [0; D], done: false }
     }
 }
 
-/// The keys of a [`Block`]'s cells, in walk order (a loop over them inlines where a closure
-/// handed to [`Block::any`] may not).
+/// The keys of a [`Block`]'s cells and their places, in walk order (a loop over them inlines
+/// where a closure handed to [`Block::any`] may not).
 #[derive(Debug, Clone)]
 pub(crate) struct BlockKeys<const D: usize> {
     block: Block<D>,
@@ -590,15 +627,16 @@ pub(crate) struct BlockKeys<const D: usize> {
 }
 
 impl<const D: usize> Iterator for BlockKeys<D> {
-    type Item = u64;
+    type Item = (u64, [usize; D]);
 
     #[inline(always)]
-    fn next(&mut self) -> Option<u64> {
+    fn next(&mut self) -> Option<(u64, [usize; D])> {
         if self.done {
             return None;
         }
         let block = &self.block;
         let key = (0..D).fold(block.base, |key, i| key.wrapping_add(block.along[i][self.at[i]]));
+        let place = self.at;
         // Next combination, last axis fastest.
         let mut i = D;
         loop {
@@ -613,7 +651,7 @@ impl<const D: usize> Iterator for BlockKeys<D> {
             }
             self.at[i] = 0;
         }
-        Some(key)
+        Some((key, place))
     }
 }
 

@@ -460,17 +460,27 @@ impl Weighed {
         let mut len = 0;
         let mut tried: Vec<f64> = Vec::new();
         let mut runs = Vec::new();
+        // From `PASS_OVER_FROM` dimensions on, each run's place in the block, and the runs a
+        // candidate does not pass over.
+        let mut places: Vec<[u8; D]> = Vec::new();
+        let mut near = Vec::new();
         // A sparse grid's cells by cursors, not by a binary search each.
         let mut cursors = grid.block_cursors();
         for (cell, run) in grid.occupied() {
-            // The runs of the cells around, in the layout's walk order.
+            // The occupied cells around, in the layout's walk order.
             runs.clear();
-            for (at, key) in layout.block_around(&cell).keys().enumerate() {
+            places.clear();
+            for (at, (key, place)) in layout.block_around(&cell).cells().enumerate() {
                 let run = match &mut cursors {
                     Some(cursors) => cursors.run(at, key),
                     None => grid.run(key),
                 };
-                runs.push((run.start, run.end));
+                if !run.is_empty() {
+                    runs.push((run.start, run.end));
+                    if D >= PASS_OVER_FROM {
+                        places.push(place.map(|x| x as u8));
+                    }
+                }
             }
             let room: usize = runs.iter().map(|&(from, to)| to - from).sum();
             if tried.len() < room {
@@ -499,7 +509,22 @@ impl Weighed {
                 // Local slices: the compiler then knows the writes cannot touch the points.
                 let neighbour = &mut out.neighbour[len..];
                 let tried = if keep && weights { &mut out.weight[len..] } else { &mut tried[..] };
-                for &(from, to) in &runs {
+                // Cells beyond the reach passed over: none of their points would be close, so
+                // the rows and totals are the same.
+                let runs: &[(usize, usize)] = if D >= PASS_OVER_FROM {
+                    let gaps = layout.block_gaps(&p, &cell);
+                    near.clear();
+                    near.extend(
+                        runs.iter()
+                            .zip(&places)
+                            .filter(|&(_, &place)| !beyond(&gaps, place, reach_squared))
+                            .map(|(&run, _)| run),
+                    );
+                    &near
+                } else {
+                    &runs
+                };
+                for &(from, to) in runs {
                     for (j, q) in (from..to).zip(&points[from..to]) {
                         let d2 = domain.distance_squared(&p, q);
                         neighbour[close] = j as u32;
@@ -525,6 +550,31 @@ impl Weighed {
         out.weight.truncate(if keep && weights { len } else { 0 });
         out
     }
+}
+
+/// The dimension from which the weighing and the removals pass over the cells of a block
+/// that lie beyond the reach of a candidate. The block's cells that a ball of the reach can
+/// meet are 76% of them in 3D, 61% in 4D and 47% in 5D (Steiner's formula, cells as wide as
+/// the reach), so below 4D the bound costs more than it saves.
+const PASS_OVER_FROM: usize = 4;
+
+/// [`GridLayout::block_gaps`] of `p` in `cell` from [`PASS_OVER_FROM`] dimensions on (zeros
+/// below, where nothing is passed over).
+#[inline(always)]
+fn pass_over_gaps<const D: usize>(
+    layout: &GridLayout<D>,
+    p: &Point<D>,
+    cell: &[u64; D],
+) -> [[f64; 3]; D] {
+    if D >= PASS_OVER_FROM { layout.block_gaps(p, cell) } else { [[0.0; 3]; D] }
+}
+
+/// Whether the block's cell at `place` lies beyond the reach of the point whose
+/// [`pass_over_gaps`] these are (never below [`PASS_OVER_FROM`] dimensions).
+#[inline(always)]
+fn beyond<const D: usize>(gaps: &[[f64; 3]; D], place: [u8; D], reach_squared: f64) -> bool {
+    D >= PASS_OVER_FROM
+        && (0..D).map(|i| gaps[i][usize::from(place[i])]).sum::<f64>() >= reach_squared
 }
 
 /// About how many neighbours a candidate has when `set` candidates are eliminated down to
@@ -602,8 +652,12 @@ fn run_queue<const D: usize>(
                 .iter()
                 .for_each(|&j| lower(j as usize));
         } else {
-            for key in layout.block_around(&layout.cell_of(&p)).keys() {
-                grid.run(key).for_each(&mut lower);
+            let cell = layout.cell_of(&p);
+            let gaps = pass_over_gaps(layout, &p, &cell);
+            for (key, place) in layout.block_around(&cell).cells() {
+                if !beyond(&gaps, place.map(|x| x as u8), reach_squared) {
+                    grid.run(key).for_each(&mut lower);
+                }
             }
         }
         queue.decrease_many(lowered.iter().copied(), &mut repairs);
@@ -861,6 +915,56 @@ mod tests {
         check::<2>(false, false, 2);
         check::<3>(true, false, 3);
         check::<3>(false, true, 2);
+        check::<5>(true, false, 5);
+        check::<4>(false, false, 4);
+    }
+
+    /// Every candidate's row holds exactly the others closer than the reach, found by brute
+    /// force, with their squared distances: in 2D to 6D, in a closed box and on a torus
+    /// (where cells beyond the reach are passed over from 4D on), with reaches that leave
+    /// one, two, three and more cells along an axis, and on a sparse grid.
+    #[test]
+    fn rows_hold_every_close_pair() {
+        fn check<const D: usize>(periodic: bool, sparse: bool, reach: f64, seed: u64) {
+            let mut rng = rng_from_seed(seed);
+            let mut domain = Domain::<D>::unit();
+            if periodic {
+                domain = domain.periodic();
+            }
+            let points: Vec<Point<D>> =
+                (0..1500).map(|_| std::array::from_fn(|_| uniform01(&mut rng))).collect();
+            let set: Vec<u32> = (0..points.len() as u32).collect();
+            let grid = neighbour_grid(&domain, &points, &set, reach, sparse);
+            let room = RowRoom { reserve: 0, most: usize::MAX >> 32, weights: true };
+            let rows = Weighed::new(&grid, reach * reach, &|d2| d2, Some(room));
+            let sorted = grid.points();
+            for (k, p) in sorted.iter().enumerate() {
+                let range = rows.start[k] as usize..rows.start[k + 1] as usize;
+                let mut row: Vec<(u32, f64)> = rows.neighbour[range.clone()]
+                    .iter()
+                    .copied()
+                    .zip(rows.weight[range].iter().copied())
+                    .collect();
+                row.sort_by_key(|&(j, _)| j);
+                let brute: Vec<(u32, f64)> = (0..sorted.len())
+                    .filter(|&j| j != k)
+                    .map(|j| (j as u32, domain.distance_squared(p, &sorted[j])))
+                    .filter(|&(_, d2)| d2 < reach * reach)
+                    .collect();
+                let what = format!("{D}D periodic {periodic} sparse {sparse} reach {reach}");
+                assert_eq!(row, brute, "candidate {k}, {what}");
+            }
+        }
+        for reach in [0.45, 0.3, 0.2, 0.12] {
+            check::<2>(true, false, reach / 2.0, 1);
+            check::<3>(false, false, reach / 1.5, 2);
+            check::<4>(true, false, reach, 3);
+            check::<4>(false, false, reach, 4);
+            check::<5>(true, false, reach, 5);
+            check::<5>(false, true, reach, 6);
+            check::<6>(true, false, reach, 7);
+            check::<6>(false, false, reach, 8);
+        }
     }
 
     /// Rows that would pass twice the budget — candidates far denser than average in one
