@@ -405,6 +405,7 @@ impl<const D: usize> GridLayout<D> {
         let base = if periodic { 0 } else { self.key_base };
         Block { base, along, lens }
     }
+
     /// For `p` in `cell`, each axis's share of a lower bound on the squared distance from `p`
     /// to the points of each cell of [`block_around`](Self::block_around)`(cell)`: per axis,
     /// for the cell, the one below and the one above (the block's order), the square of

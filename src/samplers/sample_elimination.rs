@@ -558,19 +558,8 @@ impl Weighed {
 /// the reach), so below 4D the bound costs more than it saves.
 const PASS_OVER_FROM: usize = 4;
 
-/// [`GridLayout::block_gaps`] of `p` in `cell` from [`PASS_OVER_FROM`] dimensions on (zeros
-/// below, where nothing is passed over).
-#[inline(always)]
-fn pass_over_gaps<const D: usize>(
-    layout: &GridLayout<D>,
-    p: &Point<D>,
-    cell: &[u64; D],
-) -> [[f64; 3]; D] {
-    if D >= PASS_OVER_FROM { layout.block_gaps(p, cell) } else { [[0.0; 3]; D] }
-}
-
 /// Whether the block's cell at `place` lies beyond the reach of the point whose
-/// [`pass_over_gaps`] these are (never below [`PASS_OVER_FROM`] dimensions).
+/// [`GridLayout::block_gaps`] these are (never below [`PASS_OVER_FROM`] dimensions).
 #[inline(always)]
 fn beyond<const D: usize>(gaps: &[[f64; 3]; D], place: [u8; D], reach_squared: f64) -> bool {
     D >= PASS_OVER_FROM
@@ -653,7 +642,8 @@ fn run_queue<const D: usize>(
                 .for_each(|&j| lower(j as usize));
         } else {
             let cell = layout.cell_of(&p);
-            let gaps = pass_over_gaps(layout, &p, &cell);
+            let gaps =
+                if D >= PASS_OVER_FROM { layout.block_gaps(&p, &cell) } else { [[0.0; 3]; D] };
             for (key, place) in layout.block_around(&cell).cells() {
                 if !beyond(&gaps, place.map(|x| x as u8), reach_squared) {
                     grid.run(key).for_each(&mut lower);

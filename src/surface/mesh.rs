@@ -353,6 +353,7 @@ impl SurfaceMesh {
                 let target = fraction_of(w[0]) * self.area();
                 (target, self.bucket_of(target))
             }));
+            // Each place holds the index into `faces` first, then the face.
             let from = places.len();
             places.extend(words.iter().zip(&targets).map(|(w, &(target, bucket))| {
                 (self.search_bucket(target, bucket), place_in_face([w[1], w[2]]))
