@@ -623,20 +623,21 @@ impl<const D: usize> Block<D> {
 #[derive(Debug, Clone)]
 pub(crate) struct BlockKeys<const D: usize> {
     block: Block<D>,
-    at: [usize; D],
+    at: [u8; D],
     done: bool,
 }
 
 impl<const D: usize> Iterator for BlockKeys<D> {
-    type Item = (u64, [usize; D]);
+    type Item = (u64, [u8; D]);
 
     #[inline(always)]
-    fn next(&mut self) -> Option<(u64, [usize; D])> {
+    fn next(&mut self) -> Option<(u64, [u8; D])> {
         if self.done {
             return None;
         }
         let block = &self.block;
-        let key = (0..D).fold(block.base, |key, i| key.wrapping_add(block.along[i][self.at[i]]));
+        let key = (0..D)
+            .fold(block.base, |key, i| key.wrapping_add(block.along[i][usize::from(self.at[i])]));
         let place = self.at;
         // Next combination, last axis fastest.
         let mut i = D;
@@ -647,7 +648,7 @@ impl<const D: usize> Iterator for BlockKeys<D> {
             }
             i -= 1;
             self.at[i] += 1;
-            if self.at[i] < block.lens[i] as usize {
+            if self.at[i] < block.lens[i] {
                 break;
             }
             self.at[i] = 0;

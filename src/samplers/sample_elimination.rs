@@ -478,7 +478,7 @@ impl Weighed {
                 if !run.is_empty() {
                     runs.push((run.start, run.end));
                     if D >= PASS_OVER_FROM {
-                        places.push(place.map(|x| x as u8));
+                        places.push(place);
                     }
                 }
             }
@@ -645,7 +645,7 @@ fn run_queue<const D: usize>(
             let gaps =
                 if D >= PASS_OVER_FROM { layout.block_gaps(&p, &cell) } else { [[0.0; 3]; D] };
             for (key, place) in layout.block_around(&cell).cells() {
-                if !beyond(&gaps, place.map(|x| x as u8), reach_squared) {
+                if !beyond(&gaps, place, reach_squared) {
                     grid.run(key).for_each(&mut lower);
                 }
             }
