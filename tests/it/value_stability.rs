@@ -32,27 +32,49 @@ fn bridson_2d() {
     );
 }
 
-#[test]
-fn bridson_recent_2d() {
-    // The first points are Bridson's as long as all active points are among the newest 16:
-    // the pins are taken further on, with the count of a whole fill.
-    let sampler = Bridson::builder(unit::<2>(), 0.05)
+/// A fill of the unit box with the recent front order, whose count and the three points from
+/// `from` on are pinned. The first points are Bridson's as long as all active points are
+/// among the newest 16, so the pins are taken further on, where the uniform order differs.
+fn assert_recent_pinned<const D: usize>(r: f64, count: usize, from: usize, pinned: &[Point<D>]) {
+    let name = format!("bridson-recent {D}D");
+    let sampler = Bridson::builder(unit::<D>(), r)
         .with_front_order(FrontOrder::Recent)
         .build()
         .expect("valid");
     let set = sampler.fill_seeded(42);
-    assert_eq!(set.len(), 257, "bridson-recent 2D: the count of seed 42 changed");
-    assert_pinned(
-        "bridson-recent 2D",
-        &set.points[100..103],
+    assert_eq!(set.len(), count, "{name}: the count of seed 42 changed");
+    let taken = from..from + pinned.len();
+    assert_pinned(&name, &set.points[taken.clone()], pinned);
+    let uniform = sampler.to_builder().with_front_order(FrontOrder::Uniform).build();
+    assert_ne!(uniform.expect("valid").fill_seeded(42).points[taken.clone()], set.points[taken]);
+}
+
+#[test]
+fn bridson_recent_2d() {
+    assert_recent_pinned(
+        0.05,
+        257,
+        100,
         &[
             [0.3386741110280696, 0.6540878470385307],
             [0.6057660210568998, 0.56116308340373],
             [0.2886952484649215, 0.49650378002355344],
         ],
     );
-    let uniform = sampler.to_builder().with_front_order(FrontOrder::Uniform).build();
-    assert_ne!(uniform.expect("valid").fill_seeded(42).points[100..103], set.points[100..103]);
+}
+
+#[test]
+fn bridson_recent_3d() {
+    assert_recent_pinned(
+        0.1,
+        658,
+        200,
+        &[
+            [0.4506791753851417, 0.9562801653383161, 0.3976653439568909],
+            [0.7366919152595643, 0.783733889633217, 0.040147057605776505],
+            [0.2825351970427278, 0.8211106574958051, 0.6267531399259898],
+        ],
+    );
 }
 
 #[test]
