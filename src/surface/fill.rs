@@ -834,10 +834,10 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         }
     }
 
-    /// Collects into `near` every sample that may lie within reach of a point of face
-    /// `face`, if the face is small enough for that list to stay short (its farthest corner
-    /// within four reaches of its centroid); returns whether it did (`near` is left empty
-    /// otherwise).
+    /// Collects into `list` every sample that may lie within reach of a point of face
+    /// `face`, with its position, if the face is small enough for that list to stay short (its
+    /// farthest corner within four reaches of its centroid); returns whether it did (`list`
+    /// is left empty otherwise).
     fn gather_face(&self, face: u32, list: &mut FaceList) -> bool {
         let (centroid, farthest) = enclosing_ball(&self.triangles[face as usize].corners);
         let reach = self.grid.rule().reach();
@@ -1176,8 +1176,8 @@ fn rounding_margin(centre: &Point<3>, distance: f64) -> f64 {
 
 /// The samples that may lie within reach of a point of one face (see `gather_face`), and their
 /// positions side by side: a piece's filter reads three rows of coordinates in a loop the
-/// compiler vectorises, instead of each sample's point through its index (a 1.1× faster
-/// fill at 10⁶ points, docs/performance.md).
+/// compiler vectorises, instead of each sample's point through its index (the fill by fronts
+/// 1.04× faster at 10⁶ points, docs/performance.md).
 #[derive(Debug, Default)]
 struct FaceList {
     index: Vec<u32>,

@@ -65,6 +65,28 @@ const MAX_COORDINATE: f64 = 1e99;
 /// still a valid length.
 const MIN_WIDEST_SIDE: f64 = 1e-98;
 
+/// The lower and upper corners of the box of `points` (infinite, and inverted, for none).
+fn bounding_box(points: impl Iterator<Item = Point<3>>) -> (Point<3>, Point<3>) {
+    points.fold(([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]), |(lower, upper), p| {
+        (std::array::from_fn(|i| lower[i].min(p[i])), std::array::from_fn(|i| upper[i].max(p[i])))
+    })
+}
+
+/// The widest side of the box of `points` (0 for none).
+fn widest_side(points: impl Iterator<Item = Point<3>>) -> f64 {
+    let (lower, upper) = bounding_box(points);
+    (0..3).map(|i| upper[i] - lower[i]).fold(0.0, f64::max)
+}
+
+/// The error for a mesh whose box's widest side is below [`MIN_WIDEST_SIDE`].
+fn too_small(widest: f64) -> Error {
+    Error::OutOfRange {
+        name: "the mesh's widest side",
+        value: widest,
+        range: "at least 1e-98 (rescale the mesh)",
+    }
+}
+
 impl SurfaceMesh {
     /// A surface from its vertices and triangles (three vertex indices each).
     ///
@@ -123,6 +145,12 @@ impl SurfaceMesh {
         let faces: Vec<u32> =
             (0..indexed.len() as u32).filter(|&t| areas[t as usize] > 0.0).collect();
         if faces.is_empty() {
+            // Triangles too small for their areas to be represented (sides near 1e-160 and
+            // below) read as degenerate: then the scale is what to name.
+            let widest = widest_side(indexed.iter().flatten().map(|&v| vertices[v as usize]));
+            if widest > 0.0 && widest < MIN_WIDEST_SIDE {
+                return Err(too_small(widest));
+            }
             return Err(Error::EmptyInput("the mesh's set of triangles with a positive area"));
         }
         let mut cumulative = Vec::with_capacity(faces.len());
@@ -132,24 +160,11 @@ impl SurfaceMesh {
             cumulative.push(sum);
         }
         let (guide, guide_scale) = guide_table(&cumulative);
-        let mut lower = [f64::INFINITY; 3];
-        let mut upper = [f64::NEG_INFINITY; 3];
-        for &t in &faces {
-            for v in indexed[t as usize] {
-                let p = vertices[v as usize];
-                for i in 0..3 {
-                    lower[i] = lower[i].min(p[i]);
-                    upper[i] = upper[i].max(p[i]);
-                }
-            }
-        }
+        let corners = faces.iter().flat_map(|&t| indexed[t as usize]);
+        let (lower, upper) = bounding_box(corners.map(|v| vertices[v as usize]));
         let widest = (0..3).map(|i| upper[i] - lower[i]).fold(0.0, f64::max);
         if widest < MIN_WIDEST_SIDE {
-            return Err(Error::OutOfRange {
-                name: "the mesh's widest side",
-                value: widest,
-                range: "at least 1e-98 (rescale the mesh)",
-            });
+            return Err(too_small(widest));
         }
         // A margin of 1/64 of the widest side on every face: no flat axis, room for rounding.
         let margin = widest / 64.0;

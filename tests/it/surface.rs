@@ -435,6 +435,13 @@ fn bad_meshes_and_settings_are_errors() {
     // Coordinates beyond the limits (docs/limits.md).
     let huge = vec![[0.0; 3], [1e300, 0.0, 0.0], [0.0, 1e300, 0.0]];
     assert!(message(SurfaceMesh::new(huge, vec![[0, 1, 2]]).unwrap_err()).contains("1e99"));
+    // Too small for any area to be represented, or merely below the limit: the scale is named,
+    // not a lack of triangles.
+    for side in [4e-320, 1e-300, 1e-154, 1e-99] {
+        let tiny = vec![[0.0; 3], [side, 0.0, 0.0], [0.0, side, 0.0]];
+        let e = message(SurfaceMesh::new(tiny, vec![[0, 1, 2]]).unwrap_err());
+        assert!(e.contains("widest side") && e.contains("1e-98"), "{side:e}: {e}");
+    }
     // Attributes of the wrong length or not finite.
     let mesh = SurfaceMesh::new(square(), vec![[0, 1, 2]]).unwrap();
     assert!(mesh.clone().with_normals(vec![[0.0, 0.0, 1.0]]).is_err());
