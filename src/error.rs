@@ -279,9 +279,11 @@ pub enum Error {
     /// The surface fill would cut a mesh's triangles into far more pieces than it can hold
     /// points: its longest triangles are long and thin against the radius.
     #[error(
-        "triangle {triangle} is {longest} long against a radius of {radius}: the surface fill \
+        "triangle {triangle} is {longest_} long against a radius of {radius_}: the surface fill \
          would cut the mesh into about {pieces:.3e} pieces, more than {limit:.3e} \
-         ({per_point} per point it can hold, 2^24 at least); split long thin triangles or use a larger radius"
+         ({per_point} per point it can hold, 2^24 at least); split long thin triangles or use a larger radius",
+        longest_ = crate::error::Short::of(.longest),
+        radius_ = crate::error::Short::of(.radius)
     )]
     ThinTriangles {
         /// The triangle cut into the most pieces.

@@ -17,6 +17,7 @@
 
 use crate::dims::MAX_DIM;
 use crate::spec::{self, OverLimit, SamplerSpec};
+use poisson_nd::error::Short;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -317,7 +318,7 @@ impl Config {
         if !(self.relative_radius > 0.0 && self.relative_radius <= 1.0) {
             return Err(invalid(
                 "relative_radius",
-                format!("must be in (0, 1], got {}", self.relative_radius),
+                format!("must be in (0, 1], got {}", Short::of(&self.relative_radius)),
             ));
         }
         if self.dims.is_empty() {
@@ -338,7 +339,10 @@ impl Config {
             if let Some(radius) = entry.radius
                 && !(radius.is_finite() && radius > 0.0)
             {
-                return Err(invalid(format!("{key}.radius"), format!("must be > 0, got {radius}")));
+                return Err(invalid(
+                    format!("{key}.radius"),
+                    format!("must be > 0, got {}", Short::of(&radius)),
+                ));
             }
             if entry.n == Some(0) {
                 return Err(invalid(format!("{key}.n"), "must be at least 1, got 0"));
@@ -377,7 +381,10 @@ impl Config {
             ("pair_correlation_range", metrics.pair_correlation_range),
         ] {
             if !(value.is_finite() && value > 0.0) {
-                return Err(invalid(format!("metrics.{key}"), format!("must be > 0, got {value}")));
+                return Err(invalid(
+                    format!("metrics.{key}"),
+                    format!("must be > 0, got {}", Short::of(&value)),
+                ));
             }
         }
         for (key, value, most) in [

@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 use crate::inputs::{self, BoundingBox, InputError};
+use poisson_nd::error::Short;
 use poisson_nd::field::{DensityField, DensityMapping, GriddedField, PairRule, RadiusField};
 use poisson_nd::region::{Mask, Mesh, Polygons, Voxels};
 use poisson_nd::{Domain, Progress, Region};
@@ -55,10 +56,10 @@ impl<const D: usize> std::fmt::Debug for Setup<D> {
 /// flags).
 pub fn check_radius_bounds(rmin: f64, rmax: f64) -> Result<(), String> {
     if !(rmin.is_finite() && rmin > 0.0) {
-        return Err(format!("--rmin must be finite and positive, got {rmin}"));
+        return Err(format!("--rmin must be finite and positive, got {}", Short::of(&rmin)));
     }
     if !rmax.is_finite() {
-        return Err(format!("--rmax must be finite, got {rmax}"));
+        return Err(format!("--rmax must be finite, got {}", Short::of(&rmax)));
     }
     if rmin > rmax {
         return Err(format!("--rmin {rmin} is larger than --rmax {rmax}"));

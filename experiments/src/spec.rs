@@ -31,6 +31,7 @@
 use crate::shapes::Setup;
 use clap::{Args, CommandFactory, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
+use poisson_nd::error::Short;
 use poisson_nd::samplers::sample_elimination::candidate_count;
 use poisson_nd::{
     BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, DynSampler, Error, Fpo,
@@ -194,11 +195,22 @@ impl OverLimit {
                 "--n {n} is more than the point limit of {limit} (--max-points); '{name}' makes \
                  exactly n points: raise --max-points or ask for fewer"
             ),
-            OverLimit::Candidates { ratio, candidates } => format!(
-                "--n {n} draws {candidates} candidates at --ratio {ratio}, more than the point \
-                 limit of {limit} (--max-points), which counts them too: ask for fewer, lower \
-                 --ratio or raise --max-points"
-            ),
+            OverLimit::Candidates { ratio, candidates } => {
+                // Past the largest count (a ratio of 1e300) the product, not the saturated
+                // count, and both in exponent form.
+                let wanted = if *candidates == usize::MAX {
+                    (ratio * n as f64).ceil()
+                } else {
+                    *candidates as f64
+                };
+                format!(
+                    "--n {n} draws {} candidates at --ratio {}, more than the point limit of \
+                     {limit} (--max-points), which counts them too: ask for fewer, lower \
+                     --ratio or raise --max-points",
+                    Short::of(&wanted),
+                    Short::of(ratio)
+                )
+            }
         }
     }
 }
@@ -489,7 +501,7 @@ impl SamplerSpec {
                     // The smallest side depends on the radius and D: the library checks it.
                     Some(side) if !(side.is_finite() && side > 0.0) => Err(ParamError {
                         key: "chunk_size",
-                        message: format!("must be finite and > 0, got {side}"),
+                        message: format!("must be finite and > 0, got {}", Short::of(&side)),
                     }),
                     _ => Ok(()),
                 }
@@ -503,7 +515,7 @@ impl SamplerSpec {
             SamplerSpec::SampleElimination(p) => match p.ratio {
                 Some(ratio) if !(ratio.is_finite() && ratio >= 1.0) => Err(ParamError {
                     key: "ratio",
-                    message: format!("must be finite and at least 1, got {ratio}"),
+                    message: format!("must be finite and at least 1, got {}", Short::of(&ratio)),
                 }),
                 _ => Ok(()),
             },
@@ -516,7 +528,7 @@ impl SamplerSpec {
             SamplerSpec::GaussianBlueNoise(p) => match p.sigma {
                 Some(sigma) if !(sigma.is_finite() && sigma > 0.0) => Err(ParamError {
                     key: "sigma",
-                    message: format!("must be finite and > 0, got {sigma}"),
+                    message: format!("must be finite and > 0, got {}", Short::of(&sigma)),
                 }),
                 _ => Ok(()),
             },

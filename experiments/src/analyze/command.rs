@@ -10,6 +10,7 @@ use crate::metrics::surface::surface_metrics;
 use crate::shapes;
 use crate::with_dim;
 use poisson_nd::Domain;
+use poisson_nd::error::Short;
 use poisson_nd::field::{DensityMapping, PairRule};
 use std::path::{Path, PathBuf};
 
@@ -167,7 +168,7 @@ fn run_on_surface(args: &AnalyzeArgs, mesh_path: &Path) -> Result<(), String> {
     if let Some(r) = args.radius
         && !(r.is_finite() && r > 0.0)
     {
-        return Err(format!("--radius must be finite and positive, got {r}"));
+        return Err(format!("--radius must be finite and positive, got {}", Short::of(&r)));
     }
     let mesh = crate::surface::read_surface(mesh_path)?;
     let format = match args.format {
@@ -199,12 +200,12 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
     if let Some(r) = args.radius
         && !(r.is_finite() && r > 0.0)
     {
-        return Err(format!("--radius must be finite and positive, got {r}"));
+        return Err(format!("--radius must be finite and positive, got {}", Short::of(&r)));
     }
     if !(args.spectrum_multiple.is_finite() && args.spectrum_multiple > 0.0) {
         return Err(format!(
             "--spectrum-multiple must be finite and positive, got {}",
-            args.spectrum_multiple
+            Short::of(&args.spectrum_multiple)
         ));
     }
     let stats = stats_request::<D>(args, &domain)?;
@@ -329,7 +330,7 @@ fn stats_request<const D: usize>(
     let mut request = StatsRequest::default();
     if let Some(r) = args.stats_rmax {
         if !(r.is_finite() && r > 0.0) {
-            return Err(format!("--stats-rmax must be finite and positive, got {r}"));
+            return Err(format!("--stats-rmax must be finite and positive, got {}", Short::of(&r)));
         }
         let half = domain.extent().iter().copied().fold(f64::INFINITY, f64::min) / 2.0;
         if r > half {

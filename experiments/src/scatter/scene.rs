@@ -31,6 +31,7 @@
 use crate::inputs;
 use crate::shapes;
 use poisson_nd::Progress;
+use poisson_nd::error::Short;
 use poisson_nd::field::{DensityMapping, PairRule};
 use poisson_nd::scatter::{
     Ground, MeshTerrain, PlacementRules, Pose, Scatter, ScatterClass, Terrain, UpAxis,
@@ -194,10 +195,16 @@ pub fn parse(text: &str, name: &str, base: &Path, progress: Option<Hook>) -> Res
         }
         pairs.push((i.min(j), i.max(j)));
         if !(distance.is_finite() && distance > 0.0) {
-            return Err(fail(&key, format!("must be finite and > 0, got {distance}")));
+            return Err(fail(
+                &key,
+                format!("must be finite and > 0, got {}", Short::of(&distance)),
+            ));
         }
         if !(distance.is_finite() && distance > 0.0) {
-            return Err(fail(&key, format!("must be finite and > 0, got {distance}")));
+            return Err(fail(
+                &key,
+                format!("must be finite and > 0, got {}", Short::of(&distance)),
+            ));
         }
         builder = builder.with_distance(a, b, distance);
     }
@@ -265,11 +272,17 @@ fn heightmap_terrain(
         .map_err(|_| err("size", format!("needs 2 values (x and z), got {}", size.len())))?;
     for (axis, &value) in size.iter().enumerate() {
         if !(value.is_finite() && value > 0.0) {
-            return Err(err("size", format!("side {axis} must be finite and > 0, got {value}")));
+            return Err(err(
+                "size",
+                format!("side {axis} must be finite and > 0, got {}", Short::of(&value)),
+            ));
         }
     }
     if !(height_scale.is_finite() && height_scale >= 0.0) {
-        return Err(err("height_scale", format!("must be finite and >= 0, got {height_scale}")));
+        return Err(err(
+            "height_scale",
+            format!("must be finite and >= 0, got {}", Short::of(&height_scale)),
+        ));
     }
     let path = resolve(base, heightmap);
     let (width, height, rows) =
@@ -358,7 +371,7 @@ fn class_of(
         return Err(err("radius", "must be a number or [rmin, rmax]".into()));
     };
     if !(rmin.is_finite() && rmin > 0.0) {
-        return Err(err("radius", format!("must be finite and > 0, got {rmin}")));
+        return Err(err("radius", format!("must be finite and > 0, got {}", Short::of(&rmin))));
     }
     if !rmax.is_finite() || rmin > rmax {
         return Err(err(
@@ -417,7 +430,7 @@ fn class_of(
         if let Some(v) = value
             && !(0.0..=90.0).contains(&v)
         {
-            return Err(err(field, format!("must be in [0, 90] degrees, got {v}")));
+            return Err(err(field, format!("must be in [0, 90] degrees, got {}", Short::of(&v))));
         }
     }
     let (min_slope, max_slope) = (file.min_slope.unwrap_or(0.0), file.max_slope.unwrap_or(90.0));
@@ -428,7 +441,7 @@ fn class_of(
         if let Some(v) = value
             && !v.is_finite()
         {
-            return Err(err(field, format!("must be finite, got {v}")));
+            return Err(err(field, format!("must be finite, got {}", Short::of(&v))));
         }
     }
     let min_height = file.min_height.unwrap_or(f64::NEG_INFINITY);
@@ -438,7 +451,10 @@ fn class_of(
     }
     let growth = file.slope_radius.unwrap_or(0.0);
     if !(growth.is_finite() && growth >= 0.0) {
-        return Err(err("slope_radius", format!("must be finite and >= 0, got {growth}")));
+        return Err(err(
+            "slope_radius",
+            format!("must be finite and >= 0, got {}", Short::of(&growth)),
+        ));
     }
     let rules = PlacementRules::new()
         .with_slope(min_slope, max_slope)
@@ -447,7 +463,7 @@ fn class_of(
         .map_err(|e| err("max_slope", e.to_string()))?;
     let align = file.align.unwrap_or(0.0);
     if !(0.0..=1.0).contains(&align) {
-        return Err(err("align", format!("must be in [0, 1], got {align}")));
+        return Err(err("align", format!("must be in [0, 1], got {}", Short::of(&align))));
     }
     let (smin, smax) = match &file.scale {
         None => (1.0, 1.0),

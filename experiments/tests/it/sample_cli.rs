@@ -170,6 +170,11 @@ fn flags_that_do_not_apply_are_refused_by_name() {
             &["sample-elimination", "--n", "30", "--ratio", "2.5", "--max-points", "70"],
             "error: --n 30 draws 75 candidates at --ratio 2.5",
         ),
+        // Past every count: the product, in exponent form, not 301 digits.
+        (
+            &["sample-elimination", "--n", "2", "--ratio", "1e300"],
+            "error: --n 2 draws 2e300 candidates at --ratio 1e300, more than the point limit",
+        ),
         (&["maximal"], "error: 'maximal' needs --radius"),
         (&["maximal", "--radius", "1e-9"], "error: --radius 1e-9 in this box"),
         (&["white-noise"], "error: 'white-noise' needs --n"),
