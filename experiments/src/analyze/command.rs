@@ -335,7 +335,9 @@ fn stats_request<const D: usize>(
         let half = domain.extent().iter().copied().fold(f64::INFINITY, f64::min) / 2.0;
         if r > half {
             return Err(format!(
-                "--stats-rmax {r} exceeds half the shortest side of the box ({half})"
+                "--stats-rmax {} exceeds half the shortest side of the box ({})",
+                Short::of(&r),
+                Short::of(&half)
             ));
         }
         request.r_max = Some(r);
@@ -401,7 +403,7 @@ fn face_offset(
 }
 
 fn format_point(p: &[f64]) -> String {
-    let parts: Vec<String> = p.iter().map(|x| x.to_string()).collect();
+    let parts: Vec<String> = p.iter().map(|x| Short::of(x).to_string()).collect();
     format!("({})", parts.join(", "))
 }
 
@@ -409,7 +411,7 @@ fn format_box<const D: usize>(domain: &Domain<D>) -> String {
     let parts: Vec<String> = (0..D)
         .map(|a| {
             let lo = domain.origin()[a];
-            format!("[{lo}, {})", lo + domain.extent()[a])
+            format!("[{}, {})", Short::of(&lo), Short::of(&(lo + domain.extent()[a])))
         })
         .collect();
     parts.join(" × ")

@@ -557,8 +557,14 @@ fn spectrum<const D: usize>(
     let frequencies = half_lattice_size(D, spectrum_options.k_max);
     if frequencies * nominal as f64 > options.spectrum_budget {
         notes.push(format!(
-            "spectrum skipped: {nominal} points × about {frequencies:.0} frequencies is over \
-             the budget; lower --spectrum-multiple"
+            "spectrum skipped: {nominal} points × about {} frequencies is over the budget; \
+             lower --spectrum-multiple",
+            // Whole below 10^16, in exponent form beyond (not 39 digits).
+            if frequencies < 1e16 {
+                format!("{frequencies:.0}")
+            } else {
+                format!("{frequencies:.3e}")
+            }
         ));
         return (None, None);
     }

@@ -131,8 +131,10 @@ fn a_periodic_3d_set_gets_one_estimate_per_function() {
 #[test]
 fn bad_grids_and_probes_are_one_line_errors() {
     let file = bridson_file();
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--stats", "--stats-rmax", "-1"], "--stats-rmax must be finite and positive, got -1"),
+        // Extreme values in exponent form, not hundreds of digits.
+        (&["--stats", "--stats-rmax", "1e300"], "--stats-rmax 1e300 exceeds half the shortest"),
         (&["--stats", "--stats-rmax", "nan"], "--stats-rmax must be finite and positive"),
         (&["--stats", "--stats-rmax", "0.4"], "exceeds half the shortest side of the box (0.3)"),
         (&["--stats", "--stats-steps", "0"], "--stats-steps"),
