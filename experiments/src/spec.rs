@@ -195,14 +195,10 @@ impl OverLimit {
                 "--n {n} is more than the point limit of {limit} (--max-points); '{name}' makes \
                  exactly n points: raise --max-points or ask for fewer"
             ),
-            OverLimit::Candidates { ratio, candidates } => {
-                // Past the largest count (a ratio of 1e300) the product, not the saturated
-                // count, and both in exponent form.
-                let wanted = if *candidates == usize::MAX {
-                    (ratio * n as f64).ceil()
-                } else {
-                    *candidates as f64
-                };
+            OverLimit::Candidates { ratio, .. } => {
+                // The product the count is made from (`candidate_count`), so that a count past
+                // every count (a ratio of 1e300) shows as itself, not saturated.
+                let wanted = (ratio * n as f64).ceil();
                 format!(
                     "--n {n} draws {} candidates at --ratio {}, more than the point limit of \
                      {limit} (--max-points), which counts them too: ask for fewer, lower \

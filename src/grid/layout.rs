@@ -427,7 +427,7 @@ impl<const D: usize> GridLayout<D> {
                 return [0.0; 3];
             }
             let t = (p[i] - origin[i]) * self.inverse_side[i];
-            let slack = WALK_SLACK * (1.0 + n as f64 + t.abs());
+            let slack = gap_slack(n, t);
             let within = t - cell[i] as f64;
             let below = ((within - slack).max(0.0) * self.side[i]).powi(2);
             let above = ((1.0 - within - slack).max(0.0) * self.side[i]).powi(2);
@@ -534,7 +534,7 @@ impl<const D: usize> GridLayout<D> {
                 // A whole axis adds nothing to the bound (0 leaves the sum as it was).
                 if !whole[i] {
                     let gap = (j as f64 - at[i]).max(at[i] - (j + 1) as f64);
-                    let gap = (gap - WALK_SLACK * (1.0 + n as f64 + at[i].abs())).max(0.0);
+                    let gap = (gap - gap_slack(self.cells[i], at[i])).max(0.0);
                     let gap = gap * self.side[i];
                     gap_share[i][c] = gap * gap;
                 }
@@ -584,6 +584,14 @@ fn floor_of(x: f64) -> f64 {
 /// Slack, in cells, that [`GridLayout::any_key_within`] adds to each side of a walk's range and
 /// takes from each cell's bound: covers the rounding of `(x − origin)/side`.
 const WALK_SLACK: f64 = 1e-9;
+
+/// The slack, in cells, taken from a cell's distance bound along an axis of `n` cells for a
+/// point at `t` cells from the origin: [`WALK_SLACK`] scaled by the sizes that rounding scales
+/// with.
+#[inline(always)]
+fn gap_slack(n: u64, t: f64) -> f64 {
+    WALK_SLACK * (1.0 + n as f64 + t.abs())
+}
 
 /// The 3^D block of cells around a cell ([`GridLayout::block_around`]): per axis the key
 /// contributions of the cell, the one below and the one above (how many are distinct).
