@@ -780,7 +780,7 @@ impl Tournament {
         Some(top)
     }
 
-    /// Lowers each item's weight by its amount (≥ 0; popped items are left alone), then
+    /// Lowers each item's weight by its amount (finite, ≥ 0; popped items stay −∞), then
     /// repairs the tree level by level, each node whose champion was lowered once: the
     /// neighbours of one removed candidate share leaves' nodes and ancestors, which a repair
     /// per item would climb again and again. The tree ends as lowering one item after another
@@ -788,21 +788,24 @@ impl Tournament {
     /// same items come out in the same order.
     fn decrease_many(
         &mut self,
-        changes: impl Iterator<Item = (usize, f64)>,
+        changes: impl ExactSizeIterator<Item = (usize, f64)>,
         repairs: &mut Repairs,
     ) {
         let Repairs { nodes, above } = repairs;
+        // Without a branch (whether a neighbour is gone, or its node's champion, is hard to
+        // predict): a popped leaf stays −∞ (−∞ less a finite amount), and every changed
+        // leaf's node is written at `len`, which moves on only for a champion. A popped
+        // champion (its node all popped) is repaired to the same node.
         nodes.clear();
+        nodes.resize(changes.len(), 0);
+        let mut len = 0;
         for (item, amount) in changes {
-            let w = self.leaf[item];
-            if w != f64::NEG_INFINITY {
-                self.leaf[item] = w - amount;
-                let at = item / FAN_OUT;
-                if self.level[0][at].1 == item as u32 {
-                    nodes.push(at);
-                }
-            }
+            self.leaf[item] -= amount;
+            let at = item / FAN_OUT;
+            nodes[len] = at;
+            len += usize::from(self.level[0][at].1 == item as u32);
         }
+        nodes.truncate(len);
         for l in 0..self.level.len() {
             if nodes.is_empty() {
                 return;
