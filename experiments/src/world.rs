@@ -273,7 +273,9 @@ fn build_world<const D: usize>(
     let SettingNames { radius: r, k, chunk_size: side, extent, max_points: limit_name, .. } =
         *names;
     let world = builder.build().map_err(|e| match e {
-        Error::ChunkSideTooSmall { .. } => format!("{side}: {e}"),
+        Error::ChunkSideTooSmall { .. } | Error::OutOfRange { name: "the chunk side", .. } => {
+            format!("{side}: {e}")
+        }
         Error::TorusNotTiled { .. } => {
             format!("{e}; choose a {side} that divides every side of {extent} at least twice")
         }

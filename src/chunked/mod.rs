@@ -92,7 +92,7 @@ impl<const D: usize> WorldBuilder<D> {
     }
 
     /// Sets the chunk side (default [`default_chunk_side`]); it must be at least
-    /// [`min_chunk_side`].
+    /// [`min_chunk_side`] and at most 1e100 (a length, [`Error::OutOfRange`] past it).
     #[must_use]
     pub fn with_chunk_side(mut self, side: f64) -> Self {
         self.chunk_side = Some(side);
@@ -147,7 +147,7 @@ impl<const D: usize> WorldBuilder<D> {
     }
 
     /// Checks the settings. Errors: a radius that is not finite and positive, zero attempts,
-    /// a chunk side below [`min_chunk_side`] (or not finite), a non-finite origin, a
+    /// a chunk side below [`min_chunk_side`] (or not finite) or above 1e100, a non-finite origin, a
     /// periodic box that whole chunks (two or more per axis) do not tile.
     pub fn build(self) -> Result<World<D>, Error> {
         let radius = self.radius;
@@ -167,6 +167,8 @@ impl<const D: usize> WorldBuilder<D> {
         }
         let side = self.chunk_side.unwrap_or_else(|| default_chunk_side(D, radius));
         cells::check_chunk_side::<D>(side, radius)?;
+        // A chunk's corners are coordinates: a side past them names no place in space.
+        crate::limits::check_length("the chunk side", side)?;
         // One chunk at the densest packing must fit the point limit.
         crate::config::check_point_limit(self.max_points)?;
         let chunk = Domain::from_origin_and_extent([0.0; D], [side; D])?;

@@ -93,8 +93,9 @@ impl SurfaceMesh {
     /// Errors: a vertex coordinate that is not finite ([`Error::NonFinite`], naming the
     /// vertex); a vertex index out of range ([`Error::InvalidTriangle`]); more than
     /// 2^32 − 1 vertices or triangles; no triangle with a positive area
-    /// ([`Error::EmptyInput`]); a coordinate beyond ±1e99 or a widest side below 1e-98
-    /// ([`Error::OutOfRange`]: rescale the mesh, docs/limits.md).
+    /// ([`Error::EmptyInput`]); a coordinate beyond ±1e99, a widest side below 1e-98 or below
+    /// 2^-40 times the largest coordinate ([`Error::OutOfRange`]: rescale or move the mesh,
+    /// docs/limits.md).
     pub fn new(vertices: Vec<Point<3>>, triangles: Vec<[usize; 3]>) -> Result<Self, Error> {
         for (index, v) in vertices.iter().enumerate() {
             if let Some(&value) = v.iter().find(|x| !x.is_finite()) {
@@ -165,6 +166,17 @@ impl SurfaceMesh {
         let widest = (0..3).map(|i| upper[i] - lower[i]).fold(0.0, f64::max);
         if widest < MIN_WIDEST_SIDE {
             return Err(too_small(widest));
+        }
+        // Far from the origin a small mesh is only a few rounding steps wide: refused as a
+        // radius that small there would be, not left to fail as a box without width.
+        let scale = lower.iter().chain(&upper).fold(0.0, |most: f64, x| most.max(x.abs()));
+        if widest < crate::limits::MIN_RESOLUTION * scale {
+            return Err(Error::OutOfRange {
+                name: "the mesh's widest side",
+                value: widest,
+                range: "at least 2^-40 times its largest vertex coordinate (move the mesh \
+                        nearer the origin)",
+            });
         }
         // A margin of 1/64 of the widest side on every face: no flat axis, room for rounding.
         let margin = widest / 64.0;

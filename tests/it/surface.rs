@@ -442,6 +442,22 @@ fn bad_meshes_and_settings_are_errors() {
         let e = message(SurfaceMesh::new(tiny, vec![[0, 1, 2]]).unwrap_err());
         assert!(e.contains("widest side") && e.contains("1e-98"), "{side:e}: {e}");
     }
+    // Far from the origin for its size (a few rounding steps wide there): refused by its
+    // resolution, naming the side; just inside the resolution it is sampled.
+    for (offset, side, refused) in [(1e15, 1.0, true), (-1e15, 1e3, false), (1e40, 1e28, false)] {
+        let far = vec![[offset, 0.0, 0.0], [offset, side, 0.0], [offset, 0.0, side]];
+        match SurfaceMesh::new(far, vec![[0, 1, 2]]) {
+            Err(e) => {
+                let e = message(e);
+                assert!(refused && e.contains("widest side") && e.contains("2^-40"), "{e}");
+            }
+            Ok(mesh) => {
+                assert!(!refused, "{offset:e} {side:e}");
+                let points = SurfaceElimination::new(mesh).sample_seeded(20, 1);
+                assert_eq!(points.len(), 20);
+            }
+        }
+    }
     // Attributes of the wrong length or not finite.
     let mesh = SurfaceMesh::new(square(), vec![[0, 1, 2]]).unwrap();
     assert!(mesh.clone().with_normals(vec![[0.0, 0.0, 1.0]]).is_err());

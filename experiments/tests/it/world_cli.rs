@@ -406,6 +406,10 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
             "--chunk-size: the chunk side 1.5 is too small",
         ),
         ("--radius 0.5 --chunk-size nan --chunks 0,0", "must be at least"),
+        (
+            "--radius 0.5 --chunk-size 1e300 --chunks 0,0",
+            "--chunk-size: the chunk side must be between 1e-100 and 1e100, got 1e300",
+        ),
         ("--radius 0.5 --chunks 1,2;3", "entry 2 '3' has 1 coordinate, expected 2 (--dim 2)"),
         ("--radius 0.5 --chunks 1,2,3", "entry 1 '1,2,3' has 3 coordinates, expected 2"),
         ("--radius 0.5 --chunks a,b", "entry 1 'a,b': 'a' is not an integer"),
