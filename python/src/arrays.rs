@@ -16,17 +16,28 @@ pub(crate) fn points_array<'py, const D: usize>(
     points.into_flattened().into_pyarray(py).reshape([n, D])
 }
 
-/// The values of an array-like of any shape (a numpy array of any dtype or memory order,
-/// booleans as 0 and 1, nested lists) as float64 in C order (last axis fastest), with the
-/// shape. `what` names the argument in errors.
+/// The values of an array-like of any shape (a numpy array of any numeric dtype or memory
+/// order, booleans as 0 and 1, nested lists) as float64 in C order (last axis fastest), with
+/// the shape. Complex numbers, text and dates are refused, not converted (numpy would drop an
+/// imaginary part with only a warning, and parse text). `what` names the argument in errors.
 pub(crate) fn float_array(
     value: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<(Vec<usize>, Vec<f64>)> {
     let numpy = value.py().import("numpy")?;
-    let array = numpy
-        .call_method1("asarray", (value, "float64"))
-        .map_err(|e| PyTypeError::new_err(format!("{what} must be an array of numbers: {e}")))?;
+    let not_numbers =
+        |e: PyErr| PyTypeError::new_err(format!("{what} must be an array of numbers: {e}"));
+    let array = numpy.call_method1("asarray", (value,)).map_err(not_numbers)?;
+    let dtype = array.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    // Booleans, integers, floats, and objects that convert to floats one by one.
+    if !matches!(kind.as_str(), "b" | "i" | "u" | "f" | "O") {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an array of real numbers, got dtype {}",
+            dtype.str()?
+        )));
+    }
+    let array = numpy.call_method1("asarray", (array, "float64")).map_err(not_numbers)?;
     let array: PyReadonlyArrayDyn<'_, f64> = array.extract()?;
     let view = array.as_array();
     Ok((view.shape().to_vec(), view.iter().copied().collect()))

@@ -165,6 +165,13 @@ def test_bad_meshes_and_settings_are_one_line_errors(tmp_path):
          "progressive applies only with n"),
         (dict(mesh=(vertices, faces), radius=1e-9), ValueError, "max_points"),
         (dict(mesh=(vertices * 1e300, faces), radius=0.1), ValueError, "rescale"),
+        # A side of about 2 at 10^15 is a few rounding steps wide there.
+        (dict(mesh=(vertices + 1e15, faces), n=10), ValueError,
+         "widest side must be at least 2^-40 times its largest vertex coordinate"),
+        (dict(mesh=(vertices.astype(complex), faces), n=10), TypeError,
+         "vertices must be an array of real numbers, got dtype complex128"),
+        (dict(mesh=(vertices.astype(str), faces), n=10), TypeError,
+         "vertices must be an array of real numbers, got dtype <U"),
         (dict(mesh=(vertices, np.array([[0, 1, 2**63 + 5]], dtype=np.uint64)), radius=0.1),
          ValueError, "out of range"),
         (dict(mesh=(vertices, faces), n=10, ratio=0.5), ValueError, "ratio"),
