@@ -252,6 +252,18 @@ pub enum Error {
         distinct: usize,
     },
 
+    /// A polygon's hole reaches outside its exterior, or two of its holes overlap: the rings
+    /// do not say which side is inside there.
+    #[error("polygon {polygon}, ring {ring}: {problem}")]
+    InvalidHole {
+        /// The polygon's index.
+        polygon: usize,
+        /// The hole's index within the polygon's rings (0 is the exterior, so at least 1).
+        ring: usize,
+        /// What is wrong, in words.
+        problem: String,
+    },
+
     /// A triangle mesh has an edge that an odd number of triangles share: it has a boundary,
     /// so it does not enclose a volume.
     #[error(

@@ -184,13 +184,11 @@ pub fn summarise(path: &Path) -> Result<Summary, String> {
             let bounds = inputs::geojson::bounding_box(&polygons);
             let rings =
                 || polygons.iter().flat_map(|p| std::iter::once(&p.exterior).chain(&p.holes));
-            let area = polygons
-                .iter()
-                .map(|p| {
-                    ring_area(&p.exterior).abs()
-                        - p.holes.iter().map(|h| ring_area(h).abs()).sum::<f64>()
-                })
-                .sum();
+            // Checked as the samplers check it (holes within their exterior, not overlapping),
+            // and its area that of the region they sample: overlapping pieces once.
+            let region = crate::shapes::polygons_region(&polygons)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let area = region.area();
             Summary::Polygons {
                 polygons: polygons.len(),
                 holes: polygons.iter().map(|p| p.holes.len()).sum(),
@@ -233,18 +231,6 @@ pub fn summarise(path: &Path) -> Result<Summary, String> {
 /// `n thing` or `n things`.
 fn count(n: usize, thing: &str) -> String {
     if n == 1 { format!("1 {thing}") } else { format!("{n} {thing}s") }
-}
-
-/// The signed area of a ring (positive counter-clockwise), by the shoelace formula.
-fn ring_area(ring: &[[f64; 2]]) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|i| {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum::<f64>()
-        / 2.0
 }
 
 /// Runs `experiments inspect`: one summary on standard output, or a one-line error.

@@ -380,6 +380,13 @@ def test_region_errors():
         (lambda: pnd.Region.mask(np.zeros((4, 4)), [0, 0], [1, 1]), "no voxel is inside"),
         (lambda: pnd.Region.polygons([[[(0, 0), (1, 0)]]]), "a ring needs at least 3"),
         (lambda: pnd.Region.geojson("{"), "malformed JSON"),
+        # A hole that leaves its exterior would wind the other way there: refused, not sampled.
+        (lambda: pnd.Region.polygons([[[(0, 0), (1, 0), (1, 1), (0, 1)], [(0.5, 0.5), (2, 2), (0.5, 2)]]]),
+         "polygon 0, ring 1: the hole reaches outside the polygon's exterior"),
+        (lambda: pnd.Region.polygons([[[(0, 0), (1, 0), (1, 1), (0, 1)],
+                                       [(0.1, 0.1), (0.5, 0.1), (0.5, 0.5), (0.1, 0.5)],
+                                       [(0.4, 0.4), (0.8, 0.4), (0.8, 0.8), (0.4, 0.8)]]]),
+         "polygon 0, ring 1: the hole overlaps ring 2"),
         (lambda: pnd.Region.geojson(json.dumps({"type": "LineString", "coordinates": [[0, 0], [1, 1]]})),
          "not a Polygon or MultiPolygon"),
         (lambda: pnd.Region.mesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]]), "not closed"),

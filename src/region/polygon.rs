@@ -3,9 +3,15 @@
 use super::{BoxClass, Region};
 use crate::error::Error;
 use crate::point::Point;
+use geo::coordinate_position::CoordPos;
+use geo::dimensions::Dimensions;
 use geo::indexed::IntervalTreeMultiPolygon;
+use geo::indexed::PreparedGeometry;
 use geo::orient::{Direction, Orient};
-use geo::{Contains, Coord, Intersects, Line, LineString, MultiPolygon, Polygon, Rect};
+use geo::{
+    Area, BoundingRect, Contains, Coord, Intersects, Line, LineString, MultiPolygon, Polygon, Rect,
+    Relate,
+};
 use rstar::{AABB, RTree};
 use std::fmt;
 
@@ -15,8 +21,9 @@ use std::fmt;
 /// Each polygon is a list of rings of `[x, y]` vertices: the exterior first, then its holes.
 /// A ring may repeat its first vertex at the end or not, and in either orientation: rings are
 /// oriented with geo's `Orient` (exteriors counter-clockwise, holes clockwise), and a point is
-/// inside where the winding number of all rings together is not zero. For valid polygons that
-/// is the usual "inside an exterior and outside its holes"; overlapping pieces are joined.
+/// inside where the winding number of all rings together is not zero. Holes must lie within
+/// their exterior and not overlap one another (checked), so that is the usual "inside an
+/// exterior and outside its holes"; overlapping pieces are joined.
 ///
 /// Point tests are geo's indexed containment (`IntervalTreeMultiPolygon`: an interval tree of
 /// the edges by their y-range, and a winding number with robust orientation predicates), so
@@ -60,9 +67,11 @@ impl Polygons {
     /// Polygons from rings of `[x, y]` vertices: `polygons[k]` is polygon `k`, its first ring
     /// the exterior and the others its holes.
     ///
-    /// Errors: no polygon, a polygon without rings, a non-finite coordinate, or a ring with
+    /// Errors: no polygon, a polygon without rings, a non-finite coordinate, a ring with
     /// fewer than three distinct vertices (consecutive repeats and a closing repeat of the
-    /// first vertex are dropped first).
+    /// first vertex are dropped first), or a hole that reaches outside its exterior or
+    /// overlaps another hole of the polygon over an area ([`Error::InvalidHole`]; touching
+    /// at points or along sides is allowed).
     pub fn new(polygons: &[Vec<Vec<[f64; 2]>>]) -> Result<Self, Error> {
         if polygons.is_empty() {
             return Err(Error::EmptyInput("the list of polygons"));
@@ -91,6 +100,7 @@ impl Polygons {
                 cleaned.push(clean_ring(ring, k, r)?);
             }
             let exterior = cleaned.remove(0);
+            check_holes(&exterior, &cleaned, k)?;
             built.push(Polygon::new(exterior, cleaned));
         }
         Ok(Self::from_oriented(MultiPolygon::new(built).orient(Direction::Default)))
@@ -138,6 +148,12 @@ impl Polygons {
         &self.shape
     }
 
+    /// The area of the region: of the union of the pieces (where pieces overlap, once), by
+    /// geo's boolean operations (i_overlay), so exact up to their rounding.
+    pub fn area(&self) -> f64 {
+        geo::unary_union(&self.shape.0).unsigned_area()
+    }
+
     /// Number of edges over all rings.
     pub fn edge_count(&self) -> usize {
         self.edges.size()
@@ -161,6 +177,57 @@ fn clean_ring(ring: &[[f64; 2]], polygon: usize, index: usize) -> Result<LineStr
         return Err(Error::DegenerateRing { polygon, ring: index, distinct: coords.len() });
     }
     Ok(LineString::new(coords))
+}
+
+/// Refuses holes that reach outside their exterior or overlap one another over an area. The
+/// containment test counts how many times the rings wind round a point, exteriors once one
+/// way and holes once the other, and takes every point with a nonzero count; where a hole
+/// leaves its exterior, or two holes overlap, the count is −1 and such a point would be
+/// inside, the opposite of what the rings mean. Touching at points, or along a side, is
+/// allowed. Hole pairs are only compared where their boxes meet.
+fn check_holes(
+    exterior: &LineString<f64>,
+    holes: &[LineString<f64>],
+    polygon: usize,
+) -> Result<(), Error> {
+    if holes.is_empty() {
+        return Ok(());
+    }
+    let outer = Polygon::new(exterior.clone(), Vec::new());
+    let outer = PreparedGeometry::from(&outer);
+    let shapes: Vec<Polygon<f64>> =
+        holes.iter().map(|h| Polygon::new(h.clone(), Vec::new())).collect();
+    let invalid = |ring: usize, problem: String| Error::InvalidHole { polygon, ring, problem };
+    for (h, hole) in shapes.iter().enumerate() {
+        if !outer.relate(hole).is_covers() {
+            return Err(invalid(
+                h + 1,
+                "the hole reaches outside the polygon's exterior (a hole must lie within it)"
+                    .into(),
+            ));
+        }
+    }
+    // The holes by their boxes' lower x: a pair whose boxes meet is found in one sweep.
+    let boxes: Vec<Rect<f64>> = shapes.iter().filter_map(|s| s.bounding_rect()).collect();
+    let mut order: Vec<usize> = (0..boxes.len()).collect();
+    order.sort_by(|&a, &b| boxes[a].min().x.total_cmp(&boxes[b].min().x));
+    for (i, &a) in order.iter().enumerate() {
+        let prepared = PreparedGeometry::from(&shapes[a]);
+        for &b in order[i + 1..].iter().take_while(|&&b| boxes[b].min().x <= boxes[a].max().x) {
+            if !boxes[a].intersects(&boxes[b]) {
+                continue;
+            }
+            let matrix = prepared.relate(&shapes[b]);
+            if matrix.get(CoordPos::Inside, CoordPos::Inside) == Dimensions::TwoDimensional {
+                let (first, second) = (a.min(b) + 1, a.max(b) + 1);
+                return Err(invalid(
+                    first,
+                    format!("the hole overlaps ring {second}, another hole"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Region<2> for Polygons {

@@ -353,6 +353,42 @@ fn region_constructors_refuse_bad_input() {
     assert!(matches!(err, Error::NonFinite { index: 5, .. }), "{err:?}");
     assert!(err.to_string().contains("not finite"), "{err}");
     assert!(matches!(Polygons::new(&[vec![]]), Err(Error::DegenerateRing { .. })));
+    // Holes: outside their exterior in part, or overlapping another hole, they would wind the
+    // other way (points there inside); refused. Touching at a point or along a side is fine.
+    let ring = |points: &[[f64; 2]]| points.to_vec();
+    let leaving = ring(&[[0.5, 0.5], [2.0, 2.0], [0.5, 2.0]]);
+    let err = Polygons::new(&[vec![square.clone(), leaving]]).unwrap_err();
+    assert!(matches!(err, Error::InvalidHole { polygon: 0, ring: 1, .. }), "{err:?}");
+    assert!(err.to_string().contains("polygon 0, ring 1: the hole reaches outside"), "{err}");
+    let wholly_outside = shapes::square_ring([2.0, 2.0], [3.0, 3.0]);
+    assert!(Polygons::new(&[vec![square.clone(), wholly_outside]]).is_err());
+    let (a, b) =
+        (shapes::square_ring([0.1, 0.1], [0.5, 0.5]), shapes::square_ring([0.4, 0.4], [0.8, 0.8]));
+    let err =
+        Polygons::new(&[vec![square.clone()], vec![square.clone(), a.clone(), b]]).unwrap_err();
+    assert!(matches!(err, Error::InvalidHole { polygon: 1, ring: 1, .. }), "{err:?}");
+    assert!(err.to_string().contains("overlaps ring 2"), "{err}");
+    let touching = [
+        shapes::square_ring([0.0, 0.2], [0.3, 0.4]), // a side along the exterior's
+        ring(&[[0.5, 0.0], [0.7, 0.2], [0.5, 0.4], [0.3, 0.2]]), // a corner on it
+        shapes::square_ring([0.5, 0.5], [0.9, 0.9]),
+        shapes::square_ring([0.3, 0.5], [0.5, 0.9]), // a side along the hole before
+    ];
+    let mut rings = vec![square.clone()];
+    rings.extend(touching);
+    let shape = Polygons::new(&[rings]).unwrap();
+    assert!(shape.contains(&[0.95, 0.95]) && !shape.contains(&[0.6, 0.6]));
+    assert!(!shape.contains(&[0.4, 0.6]) && !shape.contains(&[0.1, 0.3]));
+    // Many holes, each compared only with the few whose boxes meet its own.
+    let mut rings = vec![shapes::square_ring([0.0, 0.0], [40.0, 40.0])];
+    for i in 0..40 {
+        for j in 0..40 {
+            let lo = [i as f64 + 0.25, j as f64 + 0.25];
+            rings.push(shapes::square_ring(lo, [lo[0] + 0.5, lo[1] + 0.5]));
+        }
+    }
+    let shape = Polygons::new(&[rings]).unwrap();
+    assert!(shape.contains(&[0.1, 0.1]) && !shape.contains(&[0.5, 0.5]));
 
     // Masks.
     let lo = [0.0, 0.0];

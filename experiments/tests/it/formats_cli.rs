@@ -231,6 +231,18 @@ fn inspect_reads_every_input_kind() {
         stdout.contains("2 polygons, 1 hole, 12 corners, area 111, bounding box [0, 18] × [0, 10]"),
         "{stdout}"
     );
+    // Overlapping pieces are joined: their area counts once.
+    let dir = tempfile::tempdir().unwrap();
+    let overlapping = dir.path().join("overlapping.geojson");
+    std::fs::write(
+        &overlapping,
+        r#"{"type": "MultiPolygon", "coordinates": [[[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]],
+            [[[0.5, 0], [1.5, 0], [1.5, 1], [0.5, 1], [0.5, 0]]]]}"#,
+    )
+    .unwrap();
+    let (code, stdout, _) = run(&["inspect", s(&overlapping)]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("2 polygons, 0 holes, 8 corners, area 1.5,"), "{stdout}");
     let (code, stdout, _) = run(&["inspect", s(&data.join("octahedron.obj")), "--json"]);
     assert_eq!(code, 0);
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -289,6 +301,14 @@ fn inspect_errors_are_one_line() {
             "does not parse",
         ),
         (write("blob.stl", b"\x00\x01\x02"), "not an STL file"),
+        (
+            write(
+                "leaking.geojson",
+                br#"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]],
+                    [[0.5, 0.5], [2, 2], [0.5, 2], [0.5, 0.5]]]}"#,
+            ),
+            "polygon 0, ring 1: the hole reaches outside the polygon's exterior",
+        ),
         (write("notes.txt", b"hello"), "known: .png, .npy, .geojson, .obj, .stl"),
         (dir.path().join("missing.png"), "cannot read"),
     ];
