@@ -253,6 +253,30 @@ fn invalid(key: impl Into<String>, message: impl Into<String>) -> ConfigError {
 /// The most bins a histogram or pair correlation function may have.
 const MAX_BINS: usize = 100_000;
 
+/// The most realisations, or repetitions of a scaling point.
+const MAX_REPEATS: usize = 10_000;
+
+/// The most coverage probes (as `analyze --probes`).
+const MAX_PROBES: usize = 100_000_000;
+
+/// The most counts a scaling range may have.
+const MAX_SCALING_POINTS: usize = 1_000;
+
+/// The highest multiple of `N^(1/D)` a spectrum or periodogram may reach: the cost grows as
+/// its `D`-th power (8 takes about five times the default's time).
+const MAX_FREQUENCY_MULTIPLE: f64 = 8.0;
+
+/// Checks that a count is between 1 and `most`, naming `key`.
+fn check_range(key: &str, value: usize, most: usize) -> Result<(), ConfigError> {
+    if value == 0 {
+        return Err(invalid(key.to_string(), "must be at least 1, got 0"));
+    }
+    if value > most {
+        return Err(invalid(key.to_string(), format!("must be at most {most}, got {value}")));
+    }
+    Ok(())
+}
+
 /// The largest integer TOML can hold (its integers are signed 64-bit).
 const TOML_INTEGER_MAX: u64 = i64::MAX as u64;
 
@@ -312,9 +336,7 @@ impl Config {
                 ),
             ));
         }
-        if self.realisations == 0 {
-            return Err(invalid("realisations", "must be at least 1, got 0"));
-        }
+        check_range("realisations", self.realisations, MAX_REPEATS)?;
         if !(self.relative_radius > 0.0 && self.relative_radius <= 1.0) {
             return Err(invalid(
                 "relative_radius",
@@ -387,20 +409,23 @@ impl Config {
                 ));
             }
         }
+        for (key, value) in [
+            ("spectrum_max_frequency", metrics.spectrum_max_frequency),
+            ("periodogram_max_frequency", metrics.periodogram_max_frequency),
+        ] {
+            if value > MAX_FREQUENCY_MULTIPLE {
+                return Err(invalid(
+                    format!("metrics.{key}"),
+                    format!("must be at most {MAX_FREQUENCY_MULTIPLE}, got {}", Short::of(&value)),
+                ));
+            }
+        }
         for (key, value, most) in [
             ("histogram_bins", metrics.histogram_bins, MAX_BINS),
             ("pair_correlation_bins", metrics.pair_correlation_bins, MAX_BINS),
-            ("coverage_probes", metrics.coverage_probes, usize::MAX),
+            ("coverage_probes", metrics.coverage_probes, MAX_PROBES),
         ] {
-            if value == 0 {
-                return Err(invalid(format!("metrics.{key}"), "must be at least 1, got 0"));
-            }
-            if value > most {
-                return Err(invalid(
-                    format!("metrics.{key}"),
-                    format!("must be at most {most}, got {value}"),
-                ));
-            }
+            check_range(&format!("metrics.{key}"), value, most)?;
         }
         if let Some(scaling) = &self.scaling {
             self.validate_scaling(scaling)?;
@@ -410,9 +435,7 @@ impl Config {
 
     fn validate_scaling(&self, scaling: &ScalingConfig) -> Result<(), ConfigError> {
         check_dim("scaling.dim", scaling.dim)?;
-        if scaling.reps == 0 {
-            return Err(invalid("scaling.reps", "must be at least 1, got 0"));
-        }
+        check_range("scaling.reps", scaling.reps, MAX_REPEATS)?;
         if scaling.samplers.is_empty() {
             return Err(invalid("scaling.samplers", "must list at least one sampler"));
         }
@@ -465,9 +488,7 @@ impl Config {
                         format!("must be at least from ({}), got {}", range.from, range.to),
                     ));
                 }
-                if range.points == 0 {
-                    return Err(invalid("scaling.n_log_range.points", "must be at least 1, got 0"));
-                }
+                check_range("scaling.n_log_range.points", range.points, MAX_SCALING_POINTS)?;
             }
         }
         for name in &scaling.samplers {
@@ -698,6 +719,50 @@ mod tests {
             "samplers[3].randomize is no longer a key: the scrambled sequence is its own \
              sampler, name = \"halton-randomized\""
         );
+    }
+
+    #[test]
+    fn every_count_and_multiple_has_an_upper_bound() {
+        let base = Config::quick_config().unwrap();
+        let refused = |change: &dyn Fn(&mut Config), expected: &str| {
+            let mut config = base.clone();
+            change(&mut config);
+            let e = config.validate().unwrap_err().to_string();
+            assert_eq!(e, expected);
+        };
+        refused(
+            &|c| c.realisations = usize::MAX,
+            &format!("realisations must be at most 10000, got {}", usize::MAX),
+        );
+        refused(
+            &|c| c.metrics.spectrum_max_frequency = 1e20,
+            "metrics.spectrum_max_frequency must be at most 8, got 1e20",
+        );
+        refused(
+            &|c| c.metrics.periodogram_max_frequency = 8.5,
+            "metrics.periodogram_max_frequency must be at most 8, got 8.5",
+        );
+        refused(
+            &|c| c.metrics.coverage_probes = 1 << 32,
+            "metrics.coverage_probes must be at most 100000000, got 4294967296",
+        );
+        refused(
+            &|c| c.scaling.as_mut().unwrap().reps = 10_001,
+            "scaling.reps must be at most 10000, got 10001",
+        );
+        refused(
+            &|c| {
+                let scaling = c.scaling.as_mut().unwrap();
+                scaling.n = None;
+                scaling.n_log_range = Some(LogRange { from: 1, to: 10, points: usize::MAX });
+            },
+            &format!("scaling.n_log_range.points must be at most 1000, got {}", usize::MAX),
+        );
+        // At the bounds themselves: accepted.
+        let mut config = base.clone();
+        config.metrics.spectrum_max_frequency = 8.0;
+        config.metrics.coverage_probes = 100_000_000;
+        config.validate().unwrap();
     }
 
     #[test]

@@ -137,6 +137,10 @@ pub struct ChunkedBridsonParams {
 /// enough that a mistyped count does not start a million threads.
 pub const MAX_THREADS: usize = 1024;
 
+/// The most a sampler's count parameter may be (`k`, `max_misses`, `candidates`): 10^8, a
+/// run of minutes at most per point or per stop, where the types would allow 2^32 or 2^64.
+pub const MAX_COUNT: u64 = 100_000_000;
+
 /// Dart throwing's parameters (both searches).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Args)]
 #[serde(deny_unknown_fields)]
@@ -476,10 +480,16 @@ impl SamplerSpec {
 
     /// Checks the parameters' values (the library checks them again when building).
     pub fn check(&self) -> Result<(), ParamError> {
-        let at_least_one = |key: &'static str, value: Option<u64>| match value {
+        // Every count is bounded too: each multiplies a run's time, and a value near 2^32
+        // or 2^64 would run for days instead of being refused.
+        let within = |key: &'static str, value: Option<u64>, most: u64| match value {
             Some(0) => Err(ParamError { key, message: "must be at least 1, got 0".into() }),
+            Some(v) if v > most => {
+                Err(ParamError { key, message: format!("must be at most {most}, got {v}") })
+            }
             _ => Ok(()),
         };
+        let at_least_one = |key: &'static str, value: Option<u64>| within(key, value, MAX_COUNT);
         match self {
             SamplerSpec::Bridson(p) | SamplerSpec::BridsonRecent(p) => {
                 at_least_one("k", p.k.map(u64::from))
@@ -892,6 +902,11 @@ mod tests {
         let domain = crate::domains::unit::<2>(false);
         let zero = SamplerSpec::DartThrowing(DartThrowingParams { max_misses: Some(0) });
         assert_eq!(zero.check().unwrap_err().to_string(), "max_misses must be at least 1, got 0");
+        let endless = SamplerSpec::DartThrowing(DartThrowingParams { max_misses: Some(1 << 32) });
+        assert_eq!(
+            endless.check().unwrap_err().to_string(),
+            "max_misses must be at most 100000000, got 4294967296"
+        );
         for ratio in [0.5, f64::NAN, f64::INFINITY] {
             let spec = SamplerSpec::SampleElimination(SampleEliminationParams {
                 ratio: Some(ratio),
