@@ -67,7 +67,8 @@ impl Polygons {
     /// Polygons from rings of `[x, y]` vertices: `polygons[k]` is polygon `k`, its first ring
     /// the exterior and the others its holes.
     ///
-    /// Errors: no polygon, a polygon without rings, a non-finite coordinate, a ring with
+    /// Errors: no polygon, a polygon without rings, a non-finite coordinate or one beyond
+    /// ±1e100 ([`Error::OutOfRange`], docs/limits.md), a ring with
     /// fewer than three distinct vertices (consecutive repeats and a closing repeat of the
     /// first vertex are dropped first), or a hole that reaches outside its exterior or
     /// overlaps another hole of the polygon over an area ([`Error::InvalidHole`]; touching
@@ -94,6 +95,9 @@ impl Polygons {
                                 value,
                             });
                         }
+                        // Beyond it the winding test's products overflow (about 1e154) and
+                        // every point would be outside.
+                        crate::limits::check_coordinate("a polygon vertex coordinate", value)?;
                     }
                 }
                 flat += ring.len();

@@ -353,6 +353,13 @@ fn region_constructors_refuse_bad_input() {
     assert!(matches!(err, Error::NonFinite { index: 5, .. }), "{err:?}");
     assert!(err.to_string().contains("not finite"), "{err}");
     assert!(matches!(Polygons::new(&[vec![]]), Err(Error::DegenerateRing { .. })));
+    // Coordinates past the limits: refused (the winding test's products would overflow and
+    // leave every point outside); at the limit, the square is a region like any other.
+    let huge = shapes::square_ring([-1e155, -1e155], [1e155, 1e155]);
+    let err = Polygons::new(&[vec![huge]]).unwrap_err();
+    assert!(err.to_string().contains("between -1e100 and 1e100, got -1e155"), "{err}");
+    let wide = Polygons::new(&[vec![shapes::square_ring([-1e100, -1e100], [1e100, 1e100])]]);
+    assert!(wide.unwrap().contains(&[0.5, 0.5]));
     // Holes: outside their exterior in part, or overlapping another hole, they would wind the
     // other way (points there inside); refused. Touching at a point or along a side is fine.
     let ring = |points: &[[f64; 2]]| points.to_vec();
