@@ -296,8 +296,9 @@ impl ScatterBuilder {
     /// ([`Error::DuplicateClass`]); a distance naming an unknown class
     /// ([`Error::UnknownClass`]), a class and itself or a pair given twice
     /// ([`Error::InvalidClassPair`]); `k = 0`; a class whose smallest radius could place more
-    /// points than the limit, or whose grid would be too large ([`Error::InClass`] around the
-    /// cause).
+    /// points than the limit, whose grid would be too large, or whose region misses the
+    /// terrain or holds none of it ([`Error::InClass`] around the cause; placement rules that
+    /// no ground meets leave their class empty instead).
     pub fn build(self) -> Result<Scatter, Error> {
         if self.classes.is_empty() {
             return Err(Error::EmptyInput("the list of classes"));

@@ -65,6 +65,11 @@ pub(crate) fn plan(
         crate::field::check_bounds(rmin, rmax).map_err(in_class)?;
         check_point_limit(builder.max_points).map_err(in_class)?;
         check_point_budget(domain, rmin, builder.max_points).map_err(in_class)?;
+        // A region that misses the terrain, or holds no point of it, is a mistake to name,
+        // not a class to leave empty (unlike rules that no ground happens to meet).
+        if let Some(region) = &class.region {
+            Shape::new(Arc::clone(region), domain).map_err(in_class)?;
+        }
         // Its own pairs, and every class placed after it, query this grid.
         let position = order.iter().position(|&o| o == c).unwrap_or(0);
         let mut reach = builder.rule.distance(rmax, rmax);

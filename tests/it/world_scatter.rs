@@ -391,6 +391,19 @@ fn configuration_errors_are_named() {
         .unwrap();
     let error = scatter.sample(1).unwrap_err();
     assert!(matches!(&error, Error::InClass { class, .. } if class == "liar"), "{error}");
+    // A region that misses the terrain is a mistake, named with its class, not an empty
+    // class; rules that no ground meets leave the class empty, as they may.
+    let elsewhere = class("far").with_region(Ball::new([1e15, 1e15], 1.0).unwrap());
+    let error = Scatter::builder(terrain()).with_class(elsewhere).build().unwrap_err();
+    assert!(
+        matches!(&error, Error::InClass { class, source }
+        if class == "far" && matches!(**source, Error::RegionOutsideDomain { .. })),
+        "{error}"
+    );
+    let too_high =
+        class("peaks").with_rules(PlacementRules::new().with_height(50.0, 60.0).unwrap());
+    let scatter = Scatter::builder(terrain()).with_class(too_high).build().unwrap();
+    assert!(scatter.sample(1).unwrap().classes[0].points.is_empty());
     assert!(PlacementRules::new().with_slope(-1.0, 10.0).is_err());
     assert!(PlacementRules::new().with_slope(20.0, 10.0).is_err());
     assert!(PlacementRules::new().with_height(20.0, 10.0).is_err());
