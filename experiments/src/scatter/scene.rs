@@ -200,19 +200,36 @@ pub fn parse(text: &str, name: &str, base: &Path, progress: Option<Hook>) -> Res
                 format!("must be finite and > 0, got {}", Short::of(&distance)),
             ));
         }
-        if !(distance.is_finite() && distance > 0.0) {
-            return Err(fail(
-                &key,
-                format!("must be finite and > 0, got {}", Short::of(&distance)),
-            ));
-        }
+        poisson_nd::limits::check_output_length("the distance", distance, false)
+            .map_err(|e| fail(&key, e.to_string()))?;
         builder = builder.with_distance(a, b, distance);
     }
-    let scatter = builder.build().map_err(|e| format!("{name}: {e}"))?;
+    // The instances and the outputs made of them take about 400 bytes each: the classes
+    // share one limit, so that a scene's memory is bounded whatever its classes.
+    let per_class = MAX_INSTANCES / file.classes.len();
+    builder = builder.with_max_points(per_class.max(1));
+    let scatter = builder.build().map_err(|e| match e {
+        Error::InClass { class, source } => match *source {
+            Error::TooManyPoints { radius, estimated_points, .. } => format!(
+                "{name}: class '{class}': radius {} could place about {estimated_points:.3e} \
+                 instances on the terrain, over the {per_class} a class may have (a scene's \
+                 {MAX_INSTANCES} shared by its {} classes, about 400 bytes each with the \
+                 outputs); use a larger radius or a smaller terrain",
+                Short::of(&radius),
+                file.classes.len()
+            ),
+            source => format!("{name}: class '{class}': {source}"),
+        },
+        e => format!("{name}: {e}"),
+    })?;
     Ok(Scene { seed: file.seed, scatter, meshes })
 }
 
 type KeyError = (String, String);
+
+/// The most instances a scene may place, all classes together (each class gets an equal
+/// share as its limit): about 4 GB with the outputs made of them.
+pub const MAX_INSTANCES: usize = 10_000_000;
 
 /// A path of the scene, relative to its folder.
 fn resolve(base: &Path, path: &str) -> PathBuf {

@@ -379,6 +379,16 @@ fn every_scene_error_exits_2_with_one_line_and_writes_nothing() {
         "given twice",
     );
     refused(&SCENE.replace("\"tree-rock\" = 6.0", "treerock = 6.0"), "must name two classes");
+    refused(
+        &SCENE.replace("\"tree-rock\" = 6.0", "\"tree-rock\" = 1e-300"),
+        "distances.\"tree-rock\": the distance must be between 1e-30 and 1e30",
+    );
+    // More instances than a scene may hold (its memory bounded), shared by its classes.
+    refused(
+        &SCENE.replace("radius = 4.0", "radius = 0.03"),
+        "class 'rock': radius 0.03 could place about 3.850e7 instances on the terrain, over the \
+         3333333 a class may have (a scene's 10000000 shared by its 3 classes",
+    );
     refused(&SCENE.replace("name = \"shrub\"", "name = \"tree\""), "'tree' names two classes");
     refused(&SCENE.replace("name = \"shrub\"", "name = \"low-shrub\""), "class[2].name");
     refused(&SCENE.replace("slope_radius = 0.5", "slope_radius = -1.0"), "class[2].slope_radius");
