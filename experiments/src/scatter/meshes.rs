@@ -21,6 +21,14 @@ pub fn to_gltf_point(p: [f64; 3]) -> [f32; 3] {
     [p[0] as f32, p[1] as f32, -p[2] as f32]
 }
 
+/// A world unit normal in glTF's frame. A component below the smallest normal 32-bit float
+/// (a steep terrain's nearly horizontal normal, say) is written as 0: the direction is the
+/// same to far below a 32-bit ulp, and every written value stays finite and normal.
+pub fn to_gltf_normal(n: [f64; 3]) -> [f32; 3] {
+    let flush = |x: f64| if x.abs() < f64::from(f32::MIN_POSITIVE) { 0.0 } else { x as f32 };
+    [flush(n[0]), flush(n[1]), flush(-n[2])]
+}
+
 /// A world rotation `[x, y, z, w]` in glTF's frame.
 pub fn to_gltf_rotation(q: [f64; 4]) -> [f32; 4] {
     [-q[0] as f32, -q[1] as f32, q[2] as f32, q[3] as f32]
@@ -51,7 +59,7 @@ pub fn ground_mesh(terrain: &MeshTerrain) -> TriangleMesh {
         for k in [0, 2, 1] {
             out.positions.push(to_gltf_point(corners[k]));
             let n = mesh.normal_at(face, CORNERS[k]);
-            out.normals.push([n[0] as f32, n[1] as f32, -n[2] as f32]);
+            out.normals.push(to_gltf_normal(n));
         }
         out.indices.extend_from_slice(&[first, first + 1, first + 2]);
     }
@@ -83,7 +91,7 @@ pub fn heightmap_mesh(terrain: &Terrain) -> TriangleMesh {
             let surface = terrain.surface(x, z);
             mesh.positions.push(to_gltf_point([x, surface.height, z]));
             let n = surface.normal;
-            mesh.normals.push([n[0] as f32, n[1] as f32, -n[2] as f32]);
+            mesh.normals.push(to_gltf_normal(n));
         }
     }
     for k in 0..nz - 1 {
@@ -101,8 +109,24 @@ pub fn heightmap_mesh(terrain: &Terrain) -> TriangleMesh {
 /// instance's own frame, `+y` up, standing on `y = 0`): a cone of base radius `0.3r` and
 /// height `1.5r`, a sphere of radius `0.35r` centred at `0.2r`, a box of side `0.4r` sunk
 /// `0.1r` into the ground.
+///
+/// Made at `r = 1`, where the normals are worked out, and then scaled: at every radius of
+/// the scatter's range (1e-30 to 1e30) the normals stay those of the unit shape, and the
+/// positions finite and normal 32-bit floats (the unit shape's rounding residues, such as
+/// cos(π/2), are set to 0 first, so that no scaled coordinate is subnormal).
 pub fn placeholder(kind: MeshKind, r: f64) -> TriangleMesh {
-    let r = r as f32;
+    let mut mesh = unit_placeholder(kind);
+    for p in &mut mesh.positions {
+        for x in p.iter_mut() {
+            *x = if x.abs() < 1e-6 { 0.0 } else { (f64::from(*x) * r) as f32 };
+        }
+    }
+    mesh
+}
+
+/// [`placeholder`] at `r = 1`.
+fn unit_placeholder(kind: MeshKind) -> TriangleMesh {
+    let r = 1.0f32;
     let tau = std::f32::consts::TAU;
     let mut triangles: Vec<[[f32; 3]; 3]> = Vec::new();
     let centre;
@@ -198,4 +222,37 @@ fn flat_outward(triangles: &[[[f32; 3]; 3]], centre: [f32; 3]) -> TriangleMesh {
         mesh.indices.extend_from_slice(&[first, first + 1, first + 2]);
     }
     mesh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At both ends of the scatter's radius range every placeholder is whole: its vertices
+    /// finite and normal 32-bit floats (or 0), its normals of unit length, as at r = 1.
+    #[test]
+    fn placeholders_hold_at_every_radius() {
+        for kind in [MeshKind::Cone, MeshKind::Sphere, MeshKind::Box] {
+            let unit = placeholder(kind, 1.0);
+            for r in [1e-30, 1.24e-11, 1.0, 2.75e19, 1e30] {
+                let mesh = placeholder(kind, r);
+                assert_eq!(mesh.indices, unit.indices, "{kind:?} at {r:e}");
+                assert_eq!(mesh.normals, unit.normals, "{kind:?} at {r:e}");
+                for x in mesh.positions.iter().flatten() {
+                    assert!(*x == 0.0 || x.is_normal(), "{kind:?} at {r:e}: {x:e}");
+                }
+                for n in &mesh.normals {
+                    let length = n.iter().map(|c| c * c).sum::<f32>().sqrt();
+                    assert!((length - 1.0).abs() < 1e-6, "{kind:?} at {r:e}: {n:?}");
+                }
+            }
+        }
+    }
+
+    /// A normal's components below the smallest normal 32-bit float are written as 0.
+    #[test]
+    fn normals_are_never_subnormal() {
+        assert_eq!(to_gltf_normal([1e-40, 1.0, -1e-300]), [0.0, 1.0, 0.0]);
+        assert_eq!(to_gltf_normal([0.6, 0.0, 0.8]), [0.6, 0.0, -0.8]);
+    }
 }
