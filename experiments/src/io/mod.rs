@@ -257,6 +257,15 @@ pub fn encode<const D: usize, W: Write>(
     }
 }
 
+/// Refuses an output folder (`flag` names it) that exists as something else, a file say,
+/// before any work is done: creating the folder would fail only at the end.
+pub fn check_output_folder(path: &std::path::Path, flag: &str) -> Result<(), String> {
+    if path.exists() && !path.is_dir() {
+        return Err(format!("{flag} {}: exists and is not a folder", path.display()));
+    }
+    Ok(())
+}
+
 /// What every format needs of the data it writes: finite coordinates and values (text
 /// formats could not read NaN back, JSON cannot write it), attributes as long as the points,
 /// and attribute names that every format can store and no reader mistakes for something else

@@ -156,6 +156,7 @@ pub enum ReportError {
 
 /// Runs `experiments report`: loads the configuration, makes the report, prints the summary.
 pub fn run(args: &ReportArgs) -> Result<(), String> {
+    crate::io::check_output_folder(&args.out, "--out")?;
     let config = match (&args.config, args.quick) {
         (Some(path), _) => Config::load(path),
         (None, true) => Config::quick_config(),

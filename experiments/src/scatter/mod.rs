@@ -33,6 +33,7 @@ pub const OUTPUTS: [&str; 4] = ["instances.json", "instances.gltf", "instances.b
 
 /// Runs the command.
 pub fn run(args: &ScatterArgs) -> Result<(), String> {
+    crate::io::check_output_folder(&args.out, "--out")?;
     let bar = crate::progress::spinner("scatter");
     let scene = scene::load(&args.scene, Some(Box::new(crate::progress::hook(&bar))))?;
     let scatter = &scene.scatter;

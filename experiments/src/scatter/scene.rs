@@ -393,7 +393,11 @@ fn class_of(
     if !rmax.is_finite() || rmin > rmax {
         return Err(err(
             "radius",
-            format!("needs rmin <= rmax (both finite), got [{rmin}, {rmax}]"),
+            format!(
+                "needs rmin <= rmax (both finite), got [{}, {}]",
+                Short::of(&rmin),
+                Short::of(&rmax)
+            ),
         ));
     }
     let mut class = match (&file.density, range) {
@@ -464,7 +468,10 @@ fn class_of(
     let min_height = file.min_height.unwrap_or(f64::NEG_INFINITY);
     let max_height = file.max_height.unwrap_or(f64::INFINITY);
     if min_height > max_height {
-        return Err(err("min_height", format!("{min_height} is above max_height {max_height}")));
+        return Err(err(
+            "min_height",
+            format!("{} is above max_height {}", Short::of(&min_height), Short::of(&max_height)),
+        ));
     }
     let growth = file.slope_radius.unwrap_or(0.0);
     if !(growth.is_finite() && growth >= 0.0) {
@@ -492,11 +499,23 @@ fn class_of(
         }
     };
     if !(smin.is_finite() && smin > 0.0 && smax.is_finite() && smax > 0.0) {
-        return Err(err("scale", format!("must be finite and > 0, got [{smin}, {smax}]")));
+        return Err(err(
+            "scale",
+            format!("must be finite and > 0, got [{}, {}]", Short::of(&smin), Short::of(&smax)),
+        ));
     }
     if smin > smax {
-        return Err(err("scale", format!("needs min <= max, got [{smin}, {smax}]")));
+        return Err(err(
+            "scale",
+            format!("needs min <= max, got [{}, {}]", Short::of(&smin), Short::of(&smax)),
+        ));
     }
-    let pose = Pose::new(align, smin, smax).map_err(|e| err("align", e.to_string()))?;
-    Ok(class.with_rules(rules).with_pose(pose))
+    // `align` is checked above: what the pose refuses is the scale.
+    let pose = Pose::new(align, smin, smax).map_err(|e| err("scale", e.to_string()))?;
+    let class = class.with_rules(rules).with_pose(pose);
+    // The slope's growth of the radius must keep it within the 32-bit range as well.
+    let (_, grown) = class.effective_bounds();
+    poisson_nd::limits::check_output_length("the largest radius the slope grows to", grown, false)
+        .map_err(|e| err("slope_radius", e.to_string()))?;
+    Ok(class)
 }

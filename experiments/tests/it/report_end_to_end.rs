@@ -646,6 +646,11 @@ fn the_binary_reports_bad_configs_by_key() {
     assert!(stderr.contains("samplers[0].k must be at least 1, got 0"), "{stderr}");
     let output = experiments(&["--quick", "--config", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
+    // An output folder that is a file: refused before the report is computed.
+    let output = experiments(&["report", "--quick", "--out", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.toml: exists and is not a folder"), "{stderr}");
 }
 
 /// The metrics of results.csv: the runner's attempts and every scalar of the standard analyzer.

@@ -318,6 +318,13 @@ fn every_scene_error_exits_2_with_one_line_and_writes_nothing() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
     assert!(!out.exists());
+    // An output folder that is a file, refused before sampling.
+    let (dir, path) = setup(SCENE);
+    let file = dir.path().join("taken");
+    std::fs::write(&file, "x").unwrap();
+    let output = run(&[path.to_str().unwrap(), "--out", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("taken: exists and is not a folder"));
 
     refused(&SCENE.replace("seed = 7", "seed = 7\ncolour = 1"), "unknown field `colour`");
     refused(
@@ -369,6 +376,15 @@ fn every_scene_error_exits_2_with_one_line_and_writes_nothing() {
         "class[0].scale: needs min <= max",
     );
     refused(&SCENE.replace("scale = [0.8, 1.3]", "scale = 0.0"), "class[0].scale");
+    refused(
+        &SCENE.replace("scale = [0.8, 1.3]", "scale = [0.8, 1e-300]"),
+        "class[0].scale: needs min <= max, got [0.8, 1e-300]",
+    );
+    refused(&SCENE.replace("scale = [0.8, 1.3]", "scale = 1e-300"), "class[0].scale: scale_min");
+    refused(
+        &SCENE.replace("slope_radius = 0.5", "slope_radius = 1e300"),
+        "class[2].slope_radius: the largest radius the slope grows to must be between",
+    );
     refused(&SCENE.replace("\"tree-rock\" = 6.0", "\"tree-rok\" = 6.0"), "no class named 'rok'");
     refused(
         &SCENE.replace("\"tree-rock\" = 6.0", "\"tree-rock\" = -6.0"),
