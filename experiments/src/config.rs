@@ -289,7 +289,7 @@ impl Config {
     fn parse(text: &str, origin: &str) -> Result<Config, ConfigError> {
         let parse_error = |e: toml::de::Error| ConfigError::Parse {
             origin: origin.to_string(),
-            message: e.to_string(),
+            message: crate::inputs::toml_message(text, &e),
         };
         let table: toml::Table = toml::from_str(text).map_err(parse_error)?;
         check_sampler_keys(&table)?;

@@ -138,14 +138,8 @@ pub type Hook = Box<dyn Fn(Progress) -> ControlFlow<()> + Send + Sync>;
 /// Parses and checks a scene's text; `name` is what messages call the file, `base` the
 /// folder its paths are relative to, `progress` what the scatter shows its progress to.
 pub fn parse(text: &str, name: &str, base: &Path, progress: Option<Hook>) -> Result<Scene, String> {
-    let file: SceneFile = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
-        let message = e.message().replace('\n', " ");
-        match line {
-            Some(line) => format!("{name}: line {line}: {message}"),
-            None => format!("{name}: {message}"),
-        }
-    })?;
+    let file: SceneFile =
+        toml::from_str(text).map_err(|e| format!("{name}: {}", inputs::toml_message(text, &e)))?;
     let fail = |key: &str, problem: String| format!("{name}: {key}: {problem}");
     let ground = ground(&file.terrain, base).map_err(|(key, problem)| fail(&key, problem))?;
     let domain = ground.domain().map_err(|e| {

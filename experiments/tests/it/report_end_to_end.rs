@@ -798,6 +798,11 @@ fn bad_values_are_named() {
     assert!(message.contains("seed"), "{message}");
     let message = error_of(&quick_text().replace("seed = 20240601", "seed = -5"));
     assert!(message.contains("seed"), "{message}");
+    // On one line, the line of the file shown.
+    assert!(
+        message.contains("(`seed = -5`): invalid value") && !message.contains('\n'),
+        "{message}"
+    );
     let message = error_of(&quick_text().replace("realisations = 2\n", ""));
     assert!(message.contains("realisations"), "{message}");
     let message = error_of(&quick_text().replace("candidates = 10", "growing_candidates = 3"));
