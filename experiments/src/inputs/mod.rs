@@ -120,6 +120,20 @@ pub(crate) fn multi_index(shape: &[usize], mut index: usize) -> String {
     format!("[{}]", parts.join(", "))
 }
 
+/// A TOML parser's error on `text` as one line: `line N (`the line`): message`, the line
+/// shown (up to 60 characters) so that the key is named (the parser's own text spreads over
+/// several lines, with the source line and a caret).
+pub fn toml_message(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim().replace('\n', " ");
+    let Some(span) = error.span() else { return message };
+    let start = span.start.min(text.len());
+    let number = text[..start].matches('\n').count() + 1;
+    let source = text.lines().nth(number - 1).unwrap_or("").trim();
+    let shown: String = source.chars().take(60).collect();
+    let more = if source.chars().count() > 60 { "…" } else { "" };
+    format!("line {number} (`{shown}{more}`): {message}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,18 +152,4 @@ mod tests {
         let b = BoundingBox::of_points(&[[1.0, -2.0], [0.5, 3.0], [2.0, 0.0]]).unwrap();
         assert_eq!((b.lower, b.upper, b.extent()), ([0.5, -2.0], [2.0, 3.0], [1.5, 5.0]));
     }
-}
-
-/// A TOML parser's error on `text` as one line: `line N (`the line`): message`, the line
-/// shown (up to 60 characters) so that the key is named (the parser's own text spreads over
-/// several lines, with the source line and a caret).
-pub fn toml_message(text: &str, error: &toml::de::Error) -> String {
-    let message = error.message().trim().replace('\n', " ");
-    let Some(span) = error.span() else { return message };
-    let start = span.start.min(text.len());
-    let number = text[..start].matches('\n').count() + 1;
-    let source = text.lines().nth(number - 1).unwrap_or("").trim();
-    let shown: String = source.chars().take(60).collect();
-    let more = if source.chars().count() > 60 { "…" } else { "" };
-    format!("line {number} (`{shown}{more}`): {message}")
 }
