@@ -147,8 +147,8 @@ impl<const D: usize> WorldBuilder<D> {
     }
 
     /// Checks the settings. Errors: a radius that is not finite and positive, zero attempts,
-    /// a chunk side below [`min_chunk_side`] (or not finite) or above 1e100, a non-finite origin, a
-    /// periodic box that whole chunks (two or more per axis) do not tile.
+    /// a chunk side below [`min_chunk_side`] (or not finite) or above 1e100, a non-finite
+    /// origin, a periodic box that whole chunks (two or more per axis) do not tile.
     pub fn build(self) -> Result<World<D>, Error> {
         let radius = self.radius;
         if !(radius.is_finite() && radius > 0.0) {

@@ -212,7 +212,11 @@ fn check_holes(
         }
     }
     // The holes by their boxes' lower x: a pair whose boxes meet is found in one sweep.
-    let boxes: Vec<Rect<f64>> = shapes.iter().filter_map(|s| s.bounding_rect()).collect();
+    // (Every cleaned ring has three vertices or more, so every hole has a box.)
+    let Some(boxes) = shapes.iter().map(|s| s.bounding_rect()).collect::<Option<Vec<Rect<f64>>>>()
+    else {
+        return Ok(());
+    };
     let mut order: Vec<usize> = (0..boxes.len()).collect();
     order.sort_by(|&a, &b| boxes[a].min().x.total_cmp(&boxes[b].min().x));
     for (i, &a) in order.iter().enumerate() {

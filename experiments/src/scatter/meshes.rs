@@ -16,22 +16,27 @@ use poisson_nd::scatter::{Ground, MeshTerrain, Terrain};
 /// The most vertices along one side of the terrain mesh; finer heightmaps are subsampled.
 pub const TERRAIN_VERTICES: usize = 257;
 
-/// A world point in glTF's frame.
-pub fn to_gltf_point(p: [f64; 3]) -> [f32; 3] {
-    [p[0] as f32, p[1] as f32, -p[2] as f32]
+/// A value as a 32-bit float, 0 where it is below the smallest normal one (a nearly
+/// horizontal normal's vertical component, a height of 1e-40): every written value stays
+/// finite and normal (or 0), and nothing is lost that a 32-bit ulp of its neighbours holds.
+fn to_f32(x: f64) -> f32 {
+    let y = x as f32;
+    if x.abs() < f64::from(f32::MIN_POSITIVE) { 0.0f32.copysign(y) } else { y }
 }
 
-/// A world unit normal in glTF's frame. A component below the smallest normal 32-bit float
-/// (a steep terrain's nearly horizontal normal, say) is written as 0: the direction is the
-/// same to far below a 32-bit ulp, and every written value stays finite and normal.
+/// A world point in glTF's frame.
+pub fn to_gltf_point(p: [f64; 3]) -> [f32; 3] {
+    [to_f32(p[0]), to_f32(p[1]), to_f32(-p[2])]
+}
+
+/// A world unit normal in glTF's frame.
 pub fn to_gltf_normal(n: [f64; 3]) -> [f32; 3] {
-    let flush = |x: f64| if x.abs() < f64::from(f32::MIN_POSITIVE) { 0.0 } else { x as f32 };
-    [flush(n[0]), flush(n[1]), flush(-n[2])]
+    to_gltf_point(n)
 }
 
 /// A world rotation `[x, y, z, w]` in glTF's frame.
 pub fn to_gltf_rotation(q: [f64; 4]) -> [f32; 4] {
-    [-q[0] as f32, -q[1] as f32, q[2] as f32, q[3] as f32]
+    [to_f32(-q[0]), to_f32(-q[1]), to_f32(q[2]), to_f32(q[3])]
 }
 
 /// The ground as triangles: a heightmap's grid ([`heightmap_mesh`]) or a mesh terrain's own
@@ -249,10 +254,12 @@ mod tests {
         }
     }
 
-    /// A normal's components below the smallest normal 32-bit float are written as 0.
+    /// Values below the smallest normal 32-bit float are written as 0.
     #[test]
-    fn normals_are_never_subnormal() {
+    fn nothing_written_is_subnormal() {
         assert_eq!(to_gltf_normal([1e-40, 1.0, -1e-300]), [0.0, 1.0, 0.0]);
         assert_eq!(to_gltf_normal([0.6, 0.0, 0.8]), [0.6, 0.0, -0.8]);
+        assert_eq!(to_gltf_point([2e-39, 1e-30, 5.0]), [0.0, 1e-30, -5.0]);
+        assert_eq!(to_gltf_rotation([1e-45, 0.0, 0.6, 0.8]), [0.0, 0.0, 0.6, 0.8]);
     }
 }
