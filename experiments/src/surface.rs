@@ -278,13 +278,23 @@ fn texture_density(path: &Path, run: &Settings) -> Result<SurfaceDensity, String
 }
 
 /// A density texture file (PNG, row 0 at v = 1) as a density over a mesh's UV square,
-/// mapped to `[rmin, rmax]` by `mapping`. Errors name the file.
+/// mapped to `[rmin, rmax]` by `mapping`. Errors name the file; a file that is not a `.png`
+/// is refused by its name.
 pub fn read_texture_density(
     path: &Path,
     mapping: DensityMapping,
     rmin: f64,
     rmax: f64,
 ) -> Result<SurfaceDensity, String> {
+    // A texture is a picture, read through the mesh's UVs: an array has no such reading.
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !extension.eq_ignore_ascii_case("png") {
+        return Err(format!(
+            "{}: a density texture on a mesh is a .png, read through the mesh's UVs (an \
+             array or other file has no such reading)",
+            path.display()
+        ));
+    }
     let raster = read_png(path).map_err(|e| e.to_string())?;
     SurfaceDensity::texture(raster.width, raster.height, raster.values, mapping, rmin, rmax)
         .map_err(|e| format!("{}: {e}", path.display()))

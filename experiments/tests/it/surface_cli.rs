@@ -299,6 +299,10 @@ fn bad_input_is_one_line_and_no_file() {
             vec!["--mesh", q, "--density-texture", s(&png), "--rmin", "0.1", "--rmax", "0.2"],
             "no texture coordinates",
         ),
+        (
+            vec!["--mesh", q, "--density-texture", "d.npy", "--rmin", "0.1", "--rmax", "0.2"],
+            "d.npy: a density texture on a mesh is a .png",
+        ),
         (vec!["--mesh", s(&nan), "--radius", "0.1"], "nan.obj"),
         (vec!["--mesh", s(&far), "--radius", "0.1"], "far.obj"),
         (vec!["--mesh", s(&flat), "--radius", "0.1"], "positive area"),
