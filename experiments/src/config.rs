@@ -396,29 +396,27 @@ impl Config {
             }
         }
         let metrics = &self.metrics;
-        for (key, value) in [
-            ("spectrum_max_frequency", metrics.spectrum_max_frequency),
-            ("periodogram_max_frequency", metrics.periodogram_max_frequency),
-            ("histogram_range", metrics.histogram_range),
-            ("pair_correlation_range", metrics.pair_correlation_range),
+        for (key, value, most) in [
+            ("spectrum_max_frequency", metrics.spectrum_max_frequency, MAX_FREQUENCY_MULTIPLE),
+            (
+                "periodogram_max_frequency",
+                metrics.periodogram_max_frequency,
+                MAX_FREQUENCY_MULTIPLE,
+            ),
+            ("histogram_range", metrics.histogram_range, f64::INFINITY),
+            ("pair_correlation_range", metrics.pair_correlation_range, f64::INFINITY),
         ] {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(invalid(
-                    format!("metrics.{key}"),
-                    format!("must be > 0, got {}", Short::of(&value)),
-                ));
-            }
-        }
-        for (key, value) in [
-            ("spectrum_max_frequency", metrics.spectrum_max_frequency),
-            ("periodogram_max_frequency", metrics.periodogram_max_frequency),
-        ] {
-            if value > MAX_FREQUENCY_MULTIPLE {
-                return Err(invalid(
-                    format!("metrics.{key}"),
-                    format!("must be at most {MAX_FREQUENCY_MULTIPLE}, got {}", Short::of(&value)),
-                ));
-            }
+            let problem = if !(value.is_finite() && value > 0.0) {
+                "must be > 0".to_string()
+            } else if value > most {
+                format!("must be at most {most}")
+            } else {
+                continue;
+            };
+            return Err(invalid(
+                format!("metrics.{key}"),
+                format!("{problem}, got {}", Short::of(&value)),
+            ));
         }
         for (key, value, most) in [
             ("histogram_bins", metrics.histogram_bins, MAX_BINS),

@@ -489,20 +489,14 @@ impl SamplerSpec {
             }
             _ => Ok(()),
         };
-        let at_least_one = |key: &'static str, value: Option<u64>| within(key, value, MAX_COUNT);
+        let count = |key: &'static str, value: Option<u64>| within(key, value, MAX_COUNT);
         match self {
             SamplerSpec::Bridson(p) | SamplerSpec::BridsonRecent(p) => {
-                at_least_one("k", p.k.map(u64::from))
+                count("k", p.k.map(u64::from))
             }
             SamplerSpec::ChunkedBridson(p) => {
-                at_least_one("k", p.k.map(u64::from))?;
-                at_least_one("threads", p.threads.map(|t| t as u64))?;
-                if let Some(threads) = p.threads.filter(|&t| t > MAX_THREADS) {
-                    return Err(ParamError {
-                        key: "threads",
-                        message: format!("must be at most {MAX_THREADS}, got {threads}"),
-                    });
-                }
+                count("k", p.k.map(u64::from))?;
+                within("threads", p.threads.map(|t| t as u64), MAX_THREADS as u64)?;
                 match p.chunk_size {
                     // The smallest side depends on the radius and D: the library checks it.
                     Some(side) if !(side.is_finite() && side > 0.0) => Err(ParamError {
@@ -513,11 +507,9 @@ impl SamplerSpec {
                 }
             }
             SamplerSpec::DartThrowing(p) | SamplerSpec::DartThrowingGrid(p) => {
-                at_least_one("max_misses", p.max_misses)
+                count("max_misses", p.max_misses)
             }
-            SamplerSpec::BestCandidate(p) => {
-                at_least_one("candidates", p.candidates.map(u64::from))
-            }
+            SamplerSpec::BestCandidate(p) => count("candidates", p.candidates.map(u64::from)),
             SamplerSpec::SampleElimination(p) => match p.ratio {
                 Some(ratio) if !(ratio.is_finite() && ratio >= 1.0) => Err(ParamError {
                     key: "ratio",

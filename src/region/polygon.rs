@@ -220,11 +220,13 @@ fn check_holes(
     let mut order: Vec<usize> = (0..boxes.len()).collect();
     order.sort_by(|&a, &b| boxes[a].min().x.total_cmp(&boxes[b].min().x));
     for (i, &a) in order.iter().enumerate() {
-        let prepared = PreparedGeometry::from(&shapes[a]);
+        // Prepared only for a hole that has a neighbour to compare with.
+        let mut prepared = None;
         for &b in order[i + 1..].iter().take_while(|&&b| boxes[b].min().x <= boxes[a].max().x) {
             if !boxes[a].intersects(&boxes[b]) {
                 continue;
             }
+            let prepared = prepared.get_or_insert_with(|| PreparedGeometry::from(&shapes[a]));
             let matrix = prepared.relate(&shapes[b]);
             if matrix.get(CoordPos::Inside, CoordPos::Inside) == Dimensions::TwoDimensional {
                 let (first, second) = (a.min(b) + 1, a.max(b) + 1);
