@@ -248,9 +248,18 @@ pub fn run(args: &InspectArgs) -> Result<(), String> {
 /// The summary in words.
 fn describe(path: &Path, summary: &Summary) -> String {
     let num = |x: f64| significant(x, 6);
+    // Each axis's bounds with the digits that tell them apart: six, and one more for every
+    // power of ten by which the coordinates pass the box's width (a box a unit wide at 10⁶).
     let corners = |lower: &[f64], upper: &[f64]| {
-        let parts: Vec<String> =
-            lower.iter().zip(upper).map(|(l, u)| format!("[{}, {}]", num(*l), num(*u))).collect();
+        let parts: Vec<String> = lower
+            .iter()
+            .zip(upper)
+            .map(|(&l, &u)| {
+                let ratio = l.abs().max(u.abs()) / (u - l);
+                let extra = if ratio > 1.0 { ratio.log10().ceil().min(11.0) as usize } else { 0 };
+                format!("[{}, {}]", significant(l, 6 + extra), significant(u, 6 + extra))
+            })
+            .collect();
         parts.join(" × ")
     };
     let name = path.display();

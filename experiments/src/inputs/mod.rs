@@ -124,7 +124,14 @@ pub(crate) fn multi_index(shape: &[usize], mut index: usize) -> String {
 /// shown (up to 60 characters) so that the key is named (the parser's own text spreads over
 /// several lines, with the source line and a caret).
 pub fn toml_message(text: &str, error: &toml::de::Error) -> String {
-    let message = error.message().trim().replace('\n', " ");
+    let mut message = error.message().trim().replace('\n', " ");
+    // An integer beyond TOML's 64 bits reaches the parser's types as an `i128`, which it
+    // names; say instead what is wrong.
+    if message.contains(" as i128") {
+        let value = message.split('`').nth(1).unwrap_or("the integer").to_string();
+        message =
+            format!("the integer {value} is outside the range of TOML integers (±{})", i64::MAX);
+    }
     let Some(span) = error.span() else { return message };
     let start = span.start.min(text.len());
     let number = text[..start].matches('\n').count() + 1;
@@ -144,6 +151,23 @@ mod tests {
         assert_eq!(multi_index(&[2, 3], 4), "[1, 1]");
         assert_eq!(multi_index(&[2, 3, 4], 23), "[1, 2, 3]");
         assert_eq!(multi_index(&[], 0), "[]");
+    }
+
+    #[test]
+    fn toml_integers_past_64_bits_are_explained() {
+        let text = "a = 1\nrealisations = 99999999999999999999\n";
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Config {
+            a: u32,
+            realisations: u64,
+        }
+        let error = toml::from_str::<Config>(text).unwrap_err();
+        assert_eq!(
+            toml_message(text, &error),
+            "line 2 (`realisations = 99999999999999999999`): the integer 99999999999999999999 \
+             is outside the range of TOML integers (±9223372036854775807)"
+        );
     }
 
     #[test]

@@ -61,7 +61,7 @@ impl Array {
         Err(InputError::invalid(
             name,
             format!(
-                "the array has {} axes (shape {:?}), expected {dim} (--dim {dim})",
+                "the array has {} axes (shape {:?}); a map of a {dim}-dimensional box has {dim}",
                 self.axes(),
                 self.shape
             ),

@@ -36,6 +36,15 @@ pub fn read_png(path: &Path) -> Result<Raster, InputError> {
     decode_png(&read_bytes(path)?, &path.display().to_string())
 }
 
+/// The width and height a PNG's header (its first chunk, IHDR) states, if `bytes` begin
+/// with the PNG signature and that chunk.
+fn stated_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
+    let word = |at: usize| bytes.get(at..at + 4)?.try_into().ok().map(u32::from_be_bytes);
+    (bytes.get(..8)? == SIGNATURE && bytes.get(12..16)? == b"IHDR").then_some(())?;
+    Some((word(16)?, word(20)?))
+}
+
 /// Reads a PNG from its bytes; `name` is what messages call them.
 ///
 /// ```
@@ -54,8 +63,13 @@ pub fn decode_png(bytes: &[u8], name: &str) -> Result<Raster, InputError> {
         |e: image::ImageError| InputError::invalid(name, format!("not a decodable PNG ({e})"));
     let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), ImageFormat::Png);
     // The size the header states is checked before anything is decoded: a small file can
-    // claim a huge picture.
-    let (width, height) = reader().into_dimensions().map_err(undecodable)?;
+    // claim a huge picture. Read from the header itself where it is one (the decoder's own
+    // reading of it refuses the largest sizes as a memory limit, which is no help to a
+    // reader of the message).
+    let (width, height) = match stated_size(bytes) {
+        Some(size) => size,
+        None => reader().into_dimensions().map_err(undecodable)?,
+    };
     let pixels = u64::from(width) * u64::from(height);
     if pixels > MAX_PIXELS {
         return Err(InputError::invalid(

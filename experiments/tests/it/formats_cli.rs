@@ -243,6 +243,17 @@ fn inspect_reads_every_input_kind() {
     let (code, stdout, _) = run(&["inspect", s(&overlapping)]);
     assert_eq!(code, 0);
     assert!(stdout.contains("2 polygons, 0 holes, 8 corners, area 1.5,"), "{stdout}");
+    // Far from the origin for its size, a box keeps the digits that tell its bounds apart.
+    let far = dir.path().join("far.geojson");
+    std::fs::write(
+        &far,
+        r#"{"type": "Polygon", "coordinates": [[[1000000.25, 5], [1000001.25, 5],
+            [1000001.25, 6], [1000000.25, 5]]]}"#,
+    )
+    .unwrap();
+    let (code, stdout, _) = run(&["inspect", s(&far)]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("bounding box [1.00000025e6, 1.00000125e6] × [5, 6]"), "{stdout}");
     let (code, stdout, _) = run(&["inspect", s(&data.join("octahedron.obj")), "--json"]);
     assert_eq!(code, 0);
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();

@@ -216,6 +216,11 @@ fn png_that_claims_a_huge_picture_is_refused_before_decoding() {
     let text = decode_png(&huge, "huge.png").unwrap_err().to_string();
     assert!(text.contains("20000×20000 = 400000000 pixels, more than the 67108864"), "{text}");
     assert_eq!(text.lines().count(), 1, "{text}");
+    // The largest size a header can state is named as well (the decoder's own look at it
+    // says only that a memory limit was exceeded).
+    let largest = png_claiming(i32::MAX as u32, i32::MAX as u32);
+    let text = decode_png(&largest, "largest.png").unwrap_err().to_string();
+    assert!(text.contains("2147483647×2147483647 = 4611686014132420609 pixels"), "{text}");
     // At the limit the header is accepted, and the missing data is an ordinary decoding error.
     let at_limit = png_claiming(8192, 8192);
     let text = decode_png(&at_limit, "big.png").unwrap_err().to_string();
@@ -333,7 +338,7 @@ fn npy_checks_name_the_first_bad_value() {
     assert!(above.expect_axes(2, "d.npy").is_ok());
     assert_eq!(
         above.expect_axes(3, "d.npy").unwrap_err().to_string(),
-        "d.npy: the array has 2 axes (shape [2, 2]), expected 3 (--dim 3)"
+        "d.npy: the array has 2 axes (shape [2, 2]); a map of a 3-dimensional box has 3"
     );
     let ok = decode_npy(&npy(&[3], &[0.0, 1.0, 0.5]), "d.npy").unwrap();
     assert!(ok.check_unit_interval("d.npy").is_ok());
