@@ -300,7 +300,7 @@ impl Config {
 
     /// Reads, parses and validates a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::io::read_text_bounded(path)
             .map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
         Self::parse(&text, &path.display().to_string())
     }
@@ -530,6 +530,13 @@ fn check_count(key: &str, spec: &SamplerSpec, n: usize) -> Result<(), ConfigErro
             format!(
                 "{n} makes '{name}' draw {candidates} candidates (ratio {ratio}), more than the \
                  point limit of {limit}"
+            ),
+        )),
+        Some(OverLimit::Positions { skip }) => Err(invalid(
+            key,
+            format!(
+                "{n} is more than the {} positions skip {skip} leaves '{name}'",
+                u64::MAX - skip
             ),
         )),
     }

@@ -238,9 +238,9 @@ pub fn run(args: &InspectArgs) -> Result<(), String> {
     let summary = summarise(&args.file)?;
     if args.json {
         let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
-        println!("{text}");
+        crate::io::print_out(&format!("{text}\n"))?;
     } else {
-        println!("{}", describe(&args.file, &summary));
+        crate::io::print_out(&format!("{}\n", describe(&args.file, &summary)))?;
     }
     Ok(())
 }

@@ -178,6 +178,12 @@ pub enum OverLimit {
         /// Candidates the run would draw.
         candidates: usize,
     },
+    /// A sequence whose skip leaves fewer positions than the points asked for (its indices
+    /// end at 2^64 − 1).
+    Positions {
+        /// The skip.
+        skip: u64,
+    },
 }
 
 impl OverLimit {
@@ -195,6 +201,10 @@ impl OverLimit {
     /// The command line's one-line refusal of `--n n` for the sampler `name`.
     pub fn message(&self, name: &str, n: usize, limit: usize) -> String {
         match self {
+            OverLimit::Positions { skip } => format!(
+                "--skip {skip} leaves {} positions of the sequence '{name}', fewer than --n {n}",
+                u64::MAX - skip
+            ),
             OverLimit::Points => format!(
                 "--n {n} is more than the point limit of {limit} (--max-points); '{name}' makes \
                  exactly n points: raise --max-points or ask for fewer"
@@ -408,6 +418,16 @@ impl SamplerSpec {
     /// bounds every point a run holds). `None` for a radius-driven sampler, whose count is
     /// only a cap.
     pub fn over_limit(&self, n: usize, limit: usize) -> Option<OverLimit> {
+        let skip = match self {
+            SamplerSpec::Halton(p) | SamplerSpec::HaltonRandomized(p) => p.skip,
+            SamplerSpec::Sobol(p) | SamplerSpec::SobolOwen(p) | SamplerSpec::Pmj02(p) => p.skip,
+            _ => None,
+        };
+        if let Some(skip) = skip
+            && n as u64 > u64::MAX - skip
+        {
+            return Some(OverLimit::Positions { skip });
+        }
         let ratio = match self {
             _ if self.is_radius_driven() => return None,
             SamplerSpec::SampleElimination(p) => {

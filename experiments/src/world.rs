@@ -313,7 +313,8 @@ pub fn check_reach<const D: usize>(
     origin: &Point<D>,
     request: &ChunkRequest<D>,
 ) -> Result<(), String> {
-    let limit = REACH_IN_RADII * world.radius();
+    // Never past the limit of every coordinate either (1e100, reached by large radii).
+    let limit = (REACH_IN_RADII * world.radius()).min(poisson_nd::limits::MAX_LENGTH);
     let side = world.chunk_side();
     // The farthest a block of chunks from `lo` to `hi` (inclusive) reaches along axis `i`.
     let reach = |i: usize, lo: i64, hi: i64| {
@@ -322,11 +323,15 @@ pub fn check_reach<const D: usize>(
         low.abs().max(high.abs())
     };
     let too_far = |what: String, i: usize, distance: f64| {
+        let why = if limit < poisson_nd::limits::MAX_LENGTH {
+            "10^8 radii, where the world's rounding slack no longer keeps the radius"
+        } else {
+            "the limit of every coordinate"
+        };
         format!(
-            "{what} reaches {} along axis {i}, farther than 10^8 radii ({}) from 0, where the \
-             world's rounding slack no longer keeps the radius",
-            crate::format::short(distance),
-            crate::format::short(limit)
+            "{what} reaches {} along axis {i}, farther than {} from 0 ({why})",
+            poisson_nd::error::Short::of(&distance),
+            poisson_nd::error::Short::of(&limit)
         )
     };
     match request {

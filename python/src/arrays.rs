@@ -3,7 +3,7 @@
 
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArrayDyn};
 use poisson_nd::Point;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use std::cmp::Ordering;
 
@@ -24,6 +24,21 @@ pub(crate) fn float_array(
     value: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    float_array_within(value, what, usize::MAX)
+}
+
+/// The most values a gridded input (a field's grid, a mask) may have: an input picture's
+/// limit, 2^26 (8192 × 8192; docs/limits.md).
+pub(crate) const MAX_GRID_VALUES: usize = experiments::inputs::png::MAX_PIXELS as usize;
+
+/// [`float_array`] of at most `most` values: a larger array (a broadcast view can claim
+/// terabytes while holding one number) is refused by its shape before anything is copied,
+/// and a copy that cannot be allocated is a `MemoryError`, not an abort.
+pub(crate) fn float_array_within(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    most: usize,
+) -> PyResult<(Vec<usize>, Vec<f64>)> {
     let numpy = value.py().import("numpy")?;
     let not_numbers =
         |e: PyErr| PyTypeError::new_err(format!("{what} must be an array of numbers: {e}"));
@@ -40,7 +55,25 @@ pub(crate) fn float_array(
     let array = numpy.call_method1("asarray", (array, "float64")).map_err(not_numbers)?;
     let array: PyReadonlyArrayDyn<'_, f64> = array.extract()?;
     let view = array.as_array();
-    Ok((view.shape().to_vec(), view.iter().copied().collect()))
+    let shape = view.shape().to_vec();
+    if view.len() > most {
+        return Err(crate::value_error(format!(
+            "{what} has {} values (shape {}), more than the {most} it may have",
+            view.len(),
+            shape_text(&shape)
+        )));
+    }
+    let mut values = Vec::new();
+    values.try_reserve_exact(view.len()).map_err(|_| {
+        PyMemoryError::new_err(format!(
+            "{what} has {} values (shape {}): their {} bytes as float64 could not be allocated",
+            view.len(),
+            shape_text(&shape),
+            view.len() as f64 * 8.0
+        ))
+    })?;
+    values.extend(view.iter().copied());
+    Ok((shape, values))
 }
 
 /// Points from an array-like of shape `(n, D)`, checked finite. `what` names the argument in

@@ -83,7 +83,22 @@ impl<const D: usize> AnyLive for Live<D> {
     }
 
     fn nearest(&self, p: &[f64]) -> PyResult<Option<(u64, f64)>> {
-        Ok(self.set.nearest(&point::<D>(p, "point")?).map(|(id, d)| (id.get(), d)))
+        let q = point::<D>(p, "point")?;
+        if let Some(i) = (0..D).find(|&i| !q[i].is_finite()) {
+            return Err(value_error(format!("point: coordinate {i} is {}, not finite", q[i])));
+        }
+        Ok(self.set.nearest(&q).map(|(id, d)| {
+            // Far from the set a squared distance overflows: the distance again, scaled.
+            let d = if d.is_finite() {
+                d
+            } else {
+                self.set.get(id).map_or(d, |s| {
+                    let scale = (0..D).map(|i| (q[i] - s[i]).abs()).fold(0.0, f64::max);
+                    scale * (0..D).map(|i| ((q[i] - s[i]) / scale).powi(2)).sum::<f64>().sqrt()
+                })
+            };
+            (id.get(), d)
+        }))
     }
 
     fn within(&self, p: &[f64], distance: f64) -> PyResult<Vec<u64>> {
@@ -330,7 +345,7 @@ impl PoissonSet {
     fn load(path: PathBuf, field: Option<PyRef<'_, Field>>, seed: i128) -> PyResult<PoissonSet> {
         let seed: u64 = whole(seed, "seed")?;
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(&path)
+        let text = experiments::io::read_text_bounded(&path)
             .map_err(|e| value_error(format!("cannot read {name}: {e}")))?;
         let snapshot: Snapshot =
             serde_json::from_str(&text).map_err(|e| value_error(format!("{name}: {e}")))?;

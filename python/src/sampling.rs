@@ -74,7 +74,7 @@ fn spec_of(name: &str, params: &Bound<'_, PyDict>) -> PyResult<SamplerSpec> {
         table.insert(key, value);
     }
     let parse = |table: toml::Table| SamplerSpec::deserialize(toml::Value::Table(table));
-    parse(table.clone()).map_err(|e| {
+    let spec = parse(table.clone()).map_err(|e| {
         // Which key: the first that fails alone.
         let culprit = table.keys().filter(|k| *k != "name").find(|key| {
             let alone: toml::Table = table
@@ -91,7 +91,10 @@ fn spec_of(name: &str, params: &Bound<'_, PyDict>) -> PyResult<SamplerSpec> {
             Some((key, _)) => value_error(format!("{key}: {}", e.message())),
             None => value_error(e.message()),
         }
-    })
+    })?;
+    // The command line's bounds on the counts (k, candidates, max_misses ≤ 10^8, ...).
+    spec.check().map_err(|e| value_error(e.to_string()))?;
+    Ok(spec)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -124,6 +127,12 @@ fn sample_in<'py, const D: usize>(
                 "n = {n} draws {candidates} candidates at ratio {ratio}, more than the point \
                  limit of {limit} (max_points), which counts them too: ask for fewer, lower \
                  ratio or raise max_points"
+            )));
+        }
+        Some((n, OverLimit::Positions { skip })) => {
+            return Err(value_error(format!(
+                "skip = {skip} leaves {} positions of the sequence '{name}', fewer than n = {n}",
+                u64::MAX - skip
             )));
         }
     }

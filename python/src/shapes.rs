@@ -1,7 +1,7 @@
 //! Radius fields and regions from Python data: numpy arrays, coordinate lists, GeoJSON, a
 //! mesh, a signed-distance callable, and their booleans.
 
-use crate::arrays::{float_array, index_triples, point, shape_text};
+use crate::arrays::{MAX_GRID_VALUES, float_array_within, index_triples, point, shape_text};
 use crate::{Interrupt, dim_error, value_error};
 use experiments::with_dim;
 use numpy::PyArray1;
@@ -57,7 +57,7 @@ impl Field {
         poisson_nd::field::check_bounds(rmin, rmax).map_err(value_error)?;
         let mapping = choice::<DensityMapping>(mapping, "mapping")?;
         let rule = choice::<PairRule>(pair_rule, "pair_rule")?;
-        let (shape, values) = float_array(density, "density")?;
+        let (shape, values) = float_array_within(density, "density", MAX_GRID_VALUES)?;
         check_shape(&shape, "density")?;
         if let Some(i) = values.iter().position(|v| !(0.0..=1.0).contains(v)) {
             return Err(value_error(format!(
@@ -76,7 +76,7 @@ impl Field {
     #[pyo3(signature = (radius, pair_rule = "max"))]
     fn radius(radius: &Bound<'_, PyAny>, pair_rule: &str) -> PyResult<Field> {
         let rule = choice::<PairRule>(pair_rule, "pair_rule")?;
-        let (shape, values) = float_array(radius, "radius")?;
+        let (shape, values) = float_array_within(radius, "radius", MAX_GRID_VALUES)?;
         check_shape(&shape, "radius")?;
         if let Some(i) = values.iter().position(|v| !(v.is_finite() && *v > 0.0)) {
             return Err(value_error(format!(
@@ -276,7 +276,7 @@ impl Region {
     /// 0.5 (booleans: True).
     #[staticmethod]
     fn mask(values: &Bound<'_, PyAny>, l_bounds: Vec<f64>, u_bounds: Vec<f64>) -> PyResult<Region> {
-        let (shape, values) = float_array(values, "values")?;
+        let (shape, values) = float_array_within(values, "values", MAX_GRID_VALUES)?;
         let d = shape.len();
         if d != l_bounds.len() {
             return Err(value_error(format!(

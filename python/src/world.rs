@@ -170,7 +170,19 @@ impl<const D: usize> AnyWorld for Inner<D> {
     }
 
     fn chunk_of(&self, p: &[f64]) -> PyResult<Vec<i64>> {
-        Ok(self.world.chunk_of(&crate::arrays::point::<D>(p, "point")?).to_vec())
+        let point = crate::arrays::point::<D>(p, "point")?;
+        // Where the world's chunks can be asked for (`check_reach`): a point beyond, or not
+        // a number, has no chunk to name (its index would saturate).
+        let limit = experiments::world::REACH_IN_RADII * self.world.radius();
+        if let Some(i) = (0..D).find(|&i| !point[i].is_finite() || point[i].abs() > limit) {
+            return Err(value_error(format!(
+                "point: coordinate {i} is {}, not within 10^8 radii ({}) of 0, where the \
+                 world's chunks lie",
+                poisson_nd::error::Short::of(&point[i]),
+                experiments::format::short(limit)
+            )));
+        }
+        Ok(self.world.chunk_of(&point).to_vec())
     }
 
     fn chunk_side(&self) -> Vec<f64> {

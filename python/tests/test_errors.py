@@ -235,3 +235,26 @@ def test_errors_do_not_crash_the_interpreter():
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "survived"
     assert "panicked" not in result.stderr
+
+
+def test_huge_arrays_far_points_and_counts_are_refused_in_one_line():
+    # Broadcast views claim far more memory than they hold: refused by their shape, or as a
+    # MemoryError, never an abort of the interpreter.
+    raises(ValueError, "density has 10000000000 values (shape (100000, 100000)), more than the 67108864",
+           lambda: pnd.Field.density(np.broadcast_to(0.5, (100000, 100000)), 0.02, 0.05))
+    raises(ValueError, "values has 400000000 values (shape (20000, 20000))",
+           lambda: pnd.Region.mask(np.broadcast_to(1.0, (20000, 20000)), [0, 0], [1, 1]))
+    raises(MemoryError, "could not be allocated",
+           lambda: pnd.Region.ball([0.5, 0.5], 0.3).contains(np.broadcast_to(np.array([0.5, 0.5]), (10**15, 2))))
+    world = pnd.World(2, radius=1, seed=3)
+    raises(ValueError, "coordinate 0 is NaN", lambda: world.chunk_of([NAN, 0]))
+    raises(ValueError, "coordinate 1 is inf, not within 10^8 radii", lambda: world.chunk_of([0, INF]))
+    assert list(world.chunk_of([0.5, 0.5])) == [0, 0]
+    live = pnd.PoissonSet([0, 0], [1, 1], 0.1)
+    live.insert([0.5, 0.5])
+    _, distance = live.nearest([1e300, 1e300])
+    assert distance == pytest.approx(1e300 * 2**0.5, rel=1e-12)
+    raises(ValueError, "coordinate 0 is NaN, not finite", lambda: live.nearest([NAN, 0]))
+    # The command line's bounds on counts hold here too.
+    raises(ValueError, "candidates must be at most 100000000, got 1000000000",
+           lambda: pnd.BestCandidate(2, candidates=10**9).random(10))

@@ -162,7 +162,7 @@ def test_periodic_box_world(run_cli, tmp_path):
     (lambda: pnd.World(2, 0.1).block([0, 0], [0, 1]), "empty along axis 0"),
     (lambda: pnd.World(2, 0.1).block([0], [1]), "lo must have 2 coordinates"),
     (lambda: pnd.World(2, 0.1).chunk([0, 0, 0]), "must have 2 coordinates"),
-    (lambda: pnd.World(2, 0.1).chunk([10**9, 0]), "farther than 10^8 radii"),
+    (lambda: pnd.World(2, 0.1).chunk([10**9, 0]), "(10^8 radii"),
     (lambda: pnd.World(2, 0.1).chunk_of([1.0]), "point must have 2 coordinates"),
 ])
 def test_world_errors(make, fragment):

@@ -38,12 +38,34 @@ pub fn min_chunk_side(dim: usize, r: f64) -> f64 {
 /// [`min_chunk_side`].
 pub(crate) fn check_chunk_side<const D: usize>(side: f64, r: f64) -> Result<(), crate::Error> {
     let min = min_chunk_side(D, r);
-    if side.is_finite() && side >= min {
-        Ok(())
-    } else {
-        Err(crate::Error::ChunkSideTooSmall { side, radius: r, dim: D, min })
+    if !(side.is_finite() && side >= min) {
+        return Err(crate::Error::ChunkSideTooSmall { side, radius: r, dim: D, min });
     }
+    // A cell's grid spans its chunk grown by the radius on both sides, a length like any
+    // other: past 1e100 it could not be laid out (the cell's points would be missing).
+    let most = crate::limits::MAX_LENGTH - CELL_GROWTH * r;
+    if min > most {
+        return Err(crate::Error::InvalidParameter {
+            name: "radius",
+            expected: "small enough for a chunk (at least (2 + √2·(D − 1)) radii) grown by 2.5 \
+                       radii to stay within 1e100",
+            value: r,
+        });
+    }
+    crate::limits::check_length("the chunk side", side)?;
+    if side > most {
+        return Err(crate::Error::OutOfRange {
+            name: "the chunk side plus 2.5 radii",
+            value: side + CELL_GROWTH * r,
+            range: "at most 1e100",
+        });
+    }
+    Ok(())
 }
+
+/// How much longer than its chunk side a cell's grid may be, in radii: the radius (and its
+/// slack) on both sides, and a margin.
+pub(crate) const CELL_GROWTH: f64 = 2.5;
 
 /// The thresholds `a_1, …, a_D` for radius `r`, with slack.
 fn thresholds(dim: usize, r: f64) -> Vec<f64> {
@@ -108,6 +130,12 @@ impl<const D: usize> Cells<D> {
     #[inline]
     pub(crate) fn chunk_of(&self, p: &Point<D>) -> [i64; D] {
         std::array::from_fn(|i| ((p[i] - self.origin[i]) / self.side[i]).floor() as i64)
+    }
+
+    /// The corners of chunk `c`, `o + c·L` and `o + (c+1)·L`.
+    pub(crate) fn chunk_bounds(&self, c: &[i64; D]) -> (Point<D>, Point<D>) {
+        let at = |i: usize, k: i64| self.origin[i] + k as f64 * self.side[i];
+        (std::array::from_fn(|i| at(i, c[i])), std::array::from_fn(|i| at(i, c[i] + 1)))
     }
 
     /// The shape of cell `key`.

@@ -184,7 +184,13 @@ impl<const D: usize> CellFiller<'_, D> {
     /// that can conflict with one inside it.
     fn grown(&self, low: Point<D>, high: Point<D>) -> (Point<D>, Point<D>) {
         let reach = self.settings.radius * (1.0 + 1e-9);
-        (std::array::from_fn(|i| low[i] - reach), std::array::from_fn(|i| high[i] + reach))
+        // No point lies beyond the coordinates' limit, so the box stops there: a cell at the
+        // edge of a box that reaches it still gets a grid (it got none, and no points).
+        let limit = crate::limits::MAX_LENGTH;
+        (
+            std::array::from_fn(|i| (low[i] - reach).max(-limit)),
+            std::array::from_fn(|i| (high[i] + reach).min(limit)),
+        )
     }
 
     /// The closed box outside which no point of a neighbour plays any part in cell `key`'s

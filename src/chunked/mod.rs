@@ -40,9 +40,12 @@ use std::collections::HashMap;
 /// for the cores. A 2D point is cheap, so there the seams weigh most: at 10^6 points one
 /// thread costs 1.33× plain Bridson with 32 r and 1.21× with 64 r; in 3D 32 r costs 1.1×
 /// already, and larger chunks would leave a 10^6-point cube too few (docs/performance.md).
+/// Short enough, where the smallest side allows, that a cell's grid (its chunk grown by 2.5
+/// radii) stays within 1e100, the longest length (radii above 1.5e98).
 pub fn default_chunk_side(dim: usize, radius: f64) -> f64 {
     let radii = if dim <= 2 { 64.0 } else { 32.0 };
-    (radii * radius).max(min_chunk_side(dim, radius))
+    let most = crate::limits::MAX_LENGTH - cells::CELL_GROWTH * radius;
+    (radii * radius).min(most).max(min_chunk_side(dim, radius))
 }
 
 /// The seed of the world whose cells a [`ChunkedBridson`] run with `rng` decides (the
@@ -301,6 +304,22 @@ impl<const D: usize> World<D> {
             && let Some(c) = chunks.iter().find(|c| (0..D).any(|i| c[i] < 0 || c[i] >= n[i]))
         {
             return Err(Error::ChunkOutsideTorus { chunk: c.to_vec(), chunks: n.to_vec() });
+        }
+        // Without a box, the cells a chunk's points come from (those over it and the seams
+        // around, each grown by the radius) must lie within the limit of every coordinate:
+        // the chunk grown by a chunk side and 2.5 radii on each side. (With a box every cell
+        // is cut to the box.)
+        if self.bounds.is_none() {
+            let side = self.engine.cells.side();
+            let reach = |i: usize| side[i] + cells::CELL_GROWTH * self.radius();
+            for c in chunks {
+                let (low, high) = self.engine.cells.chunk_bounds(c);
+                for i in 0..D {
+                    let name = "a requested chunk's cells (the chunk grown by a chunk side)";
+                    crate::limits::check_coordinate(name, low[i] - reach(i))?;
+                    crate::limits::check_coordinate(name, high[i] + reach(i))?;
+                }
+            }
         }
         let wanted: Vec<CellKey<D>> = chunks.iter().flat_map(cells_over).collect();
         self.tick += 1;

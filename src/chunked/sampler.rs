@@ -106,6 +106,11 @@ impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
                 chunks[i] = (extent[i] / target).ceil().max(1.0) as i64;
             }
         }
+        // A chunk side is a length like any other: past 1e100 a cell's grid cannot be laid
+        // out (its points would be missing).
+        for &side in &side {
+            crate::limits::check_length("the chunk side", side)?;
+        }
         Ok(ChunkedBridson {
             cells: Cells::new(*domain.origin(), side, r),
             domain,

@@ -137,7 +137,7 @@ impl Frame {
             } else if self.periodic {
                 self.origin[k2]
             } else {
-                below(self.upper[k2]).max(self.origin[k2])
+                self.upper[k2].next_down().max(self.origin[k2])
             }
         })
     }
@@ -219,7 +219,7 @@ impl Frame {
                     x = x.clamp(0.0, side);
                 }
                 if x >= side {
-                    x = below(side);
+                    x = side.next_down();
                 }
             }
             snap(x)
@@ -302,11 +302,6 @@ fn clip_to_box(mut polygon: Vec<[f64; 2]>, side: [f64; 2]) -> Vec<[f64; 2]> {
         polygon = out;
     }
     polygon
-}
-
-/// The largest float below `x > 0`.
-fn below(x: f64) -> f64 {
-    f64::from_bits(x.to_bits() - 1)
 }
 
 /// `x` with tiny magnitudes (and −0) made +0.

@@ -270,3 +270,26 @@ fn any_radius_builds_a_world_whose_chunks_keep_it() {
         assert!(least >= r * (1.0 - 1e-12), "r = {r}: a pair {least} apart");
     }
 }
+
+/// At the limit of every coordinate (1e100) a box is filled to its faces, as plain Bridson
+/// fills it: a cell whose grid would have passed the limit had no grid and no points (3 of 68
+/// points at r = 1e99). Chunks whose cells would pass it are refused, not left empty.
+#[test]
+fn boxes_at_the_coordinate_limit_are_filled_to_their_faces() {
+    for (origin, r) in [([0.0, 0.0], 1e99), ([-1e100, -1e100], 1e99), ([0.0, 0.0], 1e98)] {
+        let domain = Domain::from_origin_and_extent(origin, [1e100, 1e100]).unwrap();
+        let set = ChunkedBridson::new(domain, r).unwrap().fill_seeded(3);
+        assert!(set.points.iter().all(|p| domain.contains(p)));
+        assert!(close_pair(&domain, &set.points, r).is_none());
+        assert_covered(&domain, &set.points, r, 2000);
+        let mut world = World::<2>::builder(r, 3).with_box(domain).build().unwrap();
+        let points: Vec<Point<2>> =
+            world.range([-1, -1], [2, 2]).unwrap().into_iter().flat_map(|(_, p)| p).collect();
+        assert_covered(&domain, &points, r, 2000);
+    }
+    // Without a box the cells of chunk 0 at r = 1e99 reach past 1e100.
+    let mut world = World::<2>::builder(1e99, 1).build().unwrap();
+    assert!(matches!(world.chunk([0, 0]), Err(Error::OutOfRange { .. })));
+    // No chunk side fits a radius of 1e100.
+    assert!(matches!(World::<2>::builder(1e100, 1).build(), Err(Error::InvalidParameter { .. })));
+}

@@ -78,6 +78,18 @@ fn closed_boxes_get_points_on_faces_and_corners() {
     let near_upper = set.points.iter().filter(|p| 3.0 - p[0] < 1e-12 || 3.0 - p[1] < 1e-12).count();
     assert!(on_lower > 5 && near_upper > 5, "{on_lower} {near_upper}");
     assert!(set.points.iter().all(|p| domain.contains(p)));
+    // Below zero the float under an upper face is the one farther from zero: a box whose
+    // upper corner is negative keeps its points inside the half-open box too.
+    for origin in [[-5.0, -5.0], [-1e6, -1e6]] {
+        let domain = Domain::from_origin_and_extent(origin, [1.0, 1.0]).unwrap();
+        let set = Fpo::builder(domain).with_iterations(10).build().unwrap().sample_seeded(300, 7);
+        let upper = [origin[0] + 1.0, origin[1] + 1.0];
+        let near_upper = set.points.iter().filter(|p| upper[0] - p[0] < 1e-9).count();
+        assert!(near_upper > 5, "{origin:?}: {near_upper}");
+        for p in &set.points {
+            assert!((0..2).all(|k| origin[k] <= p[k] && p[k] < upper[k]), "{origin:?}: {p:?}");
+        }
+    }
 }
 
 #[test]

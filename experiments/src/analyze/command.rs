@@ -188,9 +188,9 @@ fn run_on_surface(args: &AnalyzeArgs, mesh_path: &Path) -> Result<(), String> {
     metrics.face_offset = face_offset(&read, &mesh, &args.file)?;
     if args.json {
         let text = serde_json::to_string_pretty(&metrics).map_err(|e| e.to_string())?;
-        println!("{text}");
+        crate::io::print_out(&format!("{text}\n"))?;
     } else {
-        print!("{}", table::render_surface(&metrics, &mesh_path.display().to_string()));
+        crate::io::print_out(&table::render_surface(&metrics, &mesh_path.display().to_string()))?;
     }
     Ok(())
 }
@@ -302,9 +302,9 @@ fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         write_stats(stats, dir)?;
     }
     if args.json {
-        print!("{}", table::json(&analysis)?);
+        crate::io::print_out(&table::json(&analysis)?)?;
     } else {
-        print!("{}", table::render(&analysis));
+        crate::io::print_out(&table::render(&analysis))?;
     }
     Ok(())
 }

@@ -103,7 +103,7 @@ impl<const D: usize> BoundingBox<D> {
 
 /// The whole file at `path`, or an [`InputError::Io`] naming it.
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
-    std::fs::read(path)
+    crate::io::read_file_bounded(path)
         .map_err(|source| InputError::Io { path: path.display().to_string(), source })
 }
 

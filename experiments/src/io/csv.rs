@@ -3,7 +3,7 @@
 
 use super::{Attribute, PointData, ReadError, ReadPoints};
 use crate::format::exact;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Read, Write};
 
 /// Writes the header and one line per point, coordinates then attributes, every float in
 /// shortest round-trip form.
@@ -24,6 +24,10 @@ pub fn encode<const D: usize, W: Write>(out: W, data: &PointData<D>) -> io::Resu
     }
     out.flush()
 }
+
+/// The longest line read (1 MiB; a row of coordinates and attributes takes a few hundred
+/// bytes).
+const MAX_LINE: usize = 1 << 20;
 
 /// Reads points with `D` coordinates per line, as most tools write them:
 /// - fields separated by commas (spaces around them and a trailing comma allowed), or by
@@ -58,7 +62,10 @@ pub fn decode<const D: usize>(
     let mut columns = D;
     loop {
         buffer.clear();
-        let bytes = input
+        // A line is read up to its end or `MAX_LINE` bytes, whichever comes first: an input
+        // without line ends (`/dev/zero`) must not fill the memory.
+        let bytes = (&mut input)
+            .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut buffer)
             .map_err(|source| ReadError::Io { path: "input".into(), source })?;
         if bytes == 0 {
@@ -67,6 +74,9 @@ pub fn decode<const D: usize>(
         line_no += 1;
         let malformed =
             |message: String| ReadError::Malformed { path: "input".into(), line: line_no, message };
+        if buffer.len() > MAX_LINE {
+            return Err(malformed(format!("the line is longer than {MAX_LINE} bytes")));
+        }
         let text = std::str::from_utf8(&buffer)
             .map_err(|_| malformed("not valid UTF-8 text".into()))?
             .trim();

@@ -33,7 +33,7 @@ pub mod npz;
 pub mod ply;
 
 use poisson_nd::{Point, PointSet};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// A file format for point sets.
@@ -331,18 +331,80 @@ pub fn decode<const D: usize>(
     }
 }
 
-/// Every byte of `input`.
-fn read_all(mut input: impl io::BufRead) -> Result<Vec<u8>, ReadError> {
+/// Every byte of `input` ([`read_bounded`]).
+fn read_all(input: impl io::BufRead) -> Result<Vec<u8>, ReadError> {
+    read_bounded(input).map_err(|source| ReadError::Io { path: "input".into(), source })
+}
+
+/// The most bytes one input may have (4 GiB): an endless one (`/dev/zero`, a pipe that
+/// never closes) is refused there, or where memory runs out first, with an error rather
+/// than an abort.
+pub const MAX_INPUT_BYTES: u64 = 1 << 32;
+
+/// Every byte of `input`, refused past [`MAX_INPUT_BYTES`] or when the memory for them cannot
+/// be had.
+pub fn read_bounded(mut input: impl io::Read) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    input
-        .read_to_end(&mut bytes)
-        .map_err(|source| ReadError::Io { path: "input".into(), source })?;
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if (bytes.len() + n) as u64 > MAX_INPUT_BYTES {
+            return Err(io::Error::other(format!(
+                "more than {MAX_INPUT_BYTES} bytes, the most an input may have"
+            )));
+        }
+        bytes.try_reserve(n).map_err(|_| {
+            io::Error::other(format!("out of memory after {} bytes of input", bytes.len()))
+        })?;
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// The text of the file at `path` ([`read_file_bounded`]), which must be UTF-8.
+pub fn read_text_bounded(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_file_bounded(path)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not valid UTF-8 text"))
+}
+
+/// Every byte of the file at `path` ([`read_bounded`]; a regular file's stated size is checked
+/// and its memory set aside first).
+pub fn read_file_bounded(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return read_bounded(file);
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(io::Error::other(format!(
+            "{} bytes, more than the {MAX_INPUT_BYTES} an input may have",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(meta.len() as usize).map_err(|_| {
+        io::Error::other(format!("{} bytes, more than the memory can hold", meta.len()))
+    })?;
+    file.read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
 /// The positions `1..=n` of a format that numbers its points.
 pub(crate) fn indices(n: usize) -> Vec<usize> {
     (1..=n).collect()
+}
+
+/// Writes `text` to standard output, an error (a closed pipe, a full disk) reported as one
+/// line rather than a panic.
+pub fn print_out(text: &str) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to standard output: {e}"))
 }
 
 /// Writes `data` to `path` in `format` ("-": standard output), whole or not at all.
@@ -380,8 +442,33 @@ pub fn read_points<const D: usize>(
 
 /// Writes `bytes` to `path` so that the file appears only when complete: they go to
 /// `<path>.partial` in the same directory, which is then renamed over `path` (a failure
-/// removes it and leaves any earlier `path` as it was).
+/// removes it and leaves any earlier `path` as it was). A symbolic link is followed, so its
+/// target is the file replaced and the link stays; a path that is neither a file nor a link
+/// to one (a device such as `/dev/stdout`, a named pipe) is written to directly, as it cannot
+/// be replaced by renaming without destroying it.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+        && !meta.is_dir()
+    {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut file| file.write_all(bytes).and_then(|()| file.flush()));
+    }
+    if std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink()) {
+        let target = match std::fs::canonicalize(path) {
+            Ok(target) => target,
+            // A link to nothing yet: its target, relative to the link's folder.
+            Err(_) => {
+                let link = std::fs::read_link(path)?;
+                path.parent().map_or(link.clone(), |folder| folder.join(&link))
+            }
+        };
+        if target != path {
+            return write_atomically(&target, bytes);
+        }
+    }
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".partial");
     let temporary = PathBuf::from(temporary);
@@ -408,6 +495,38 @@ mod tests {
              .ply, .json)"
         );
         assert!(PointFormat::from_path(Path::new("points")).is_err());
+    }
+
+    /// A link's target is replaced and the link kept; a device is written to, not replaced.
+    #[cfg(unix)]
+    #[test]
+    fn atomic_writes_follow_links_and_keep_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.csv");
+        std::fs::write(&target, b"old\n").unwrap();
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomically(&link, b"new\n").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new\n");
+        // A link to a file that does not exist yet creates it.
+        let dangling = dir.path().join("dangling.csv");
+        std::os::unix::fs::symlink("made.csv", &dangling).unwrap();
+        write_atomically(&dangling, b"made\n").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("made.csv")).unwrap(), b"made\n");
+        assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        // A named pipe stays a pipe, and its reader gets the bytes.
+        let pipe = dir.path().join("pipe.csv");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+        if made.is_ok_and(|status| status.success()) {
+            let reader = {
+                let pipe = pipe.clone();
+                std::thread::spawn(move || std::fs::read(pipe).unwrap())
+            };
+            write_atomically(&pipe, b"piped\n").unwrap();
+            assert_eq!(reader.join().unwrap(), b"piped\n");
+            assert!(!std::fs::symlink_metadata(&pipe).unwrap().is_file());
+        }
     }
 
     #[test]

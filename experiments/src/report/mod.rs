@@ -166,8 +166,11 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
     let show_progress = std::io::stderr().is_terminal();
     let outcome = write_report(&config, &args.out, &StandardAnalyzer, show_progress)
         .map_err(|e| e.to_string())?;
-    print!("{}", outcome.summary);
-    println!("report written to {}", args.out.join("index.html").display());
+    crate::io::print_out(&format!(
+        "{}report written to {}\n",
+        outcome.summary,
+        args.out.join("index.html").display()
+    ))?;
     Ok(())
 }
 

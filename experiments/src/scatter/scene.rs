@@ -127,7 +127,8 @@ pub struct Scene {
 /// given. Errors are one line: the file, the key, the problem.
 pub fn load(path: &Path, progress: Option<Hook>) -> Result<Scene, String> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text =
+        crate::io::read_text_bounded(path).map_err(|e| format!("cannot read {name}: {e}"))?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse(&text, &name, &base, progress)
 }

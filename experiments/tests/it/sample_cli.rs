@@ -175,6 +175,16 @@ fn flags_that_do_not_apply_are_refused_by_name() {
             &["sample-elimination", "--n", "2", "--ratio", "1e300"],
             "error: --n 2 draws 2e300 candidates at --ratio 1e300, more than the point limit",
         ),
+        // A sequence's indices end at 2^64 − 1: a skip near there leaves too few.
+        (
+            &["halton", "--n", "4", "--skip", "18446744073709551612"],
+            "error: --skip 18446744073709551612 leaves 3 positions of the sequence 'halton', \
+             fewer than --n 4",
+        ),
+        (
+            &["pmj02", "--n", "1", "--skip", "18446744073709551615"],
+            "error: --skip 18446744073709551615 leaves 0 positions of the sequence 'pmj02'",
+        ),
         (&["maximal"], "error: 'maximal' needs --radius"),
         (&["maximal", "--radius", "1e-9"], "error: --radius 1e-9 in this box"),
         (&["white-noise"], "error: 'white-noise' needs --n"),

@@ -471,8 +471,12 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
         ("--chunks 0,0", "--radius"),
         ("--dim 9 --radius 0.5 --chunks 0,0", "--dim must be between 1 and 8, got 9"),
         ("--dim 0 --radius 0.5 --chunks 0,0", "--dim must be between 1 and 8, got 0"),
-        ("--radius 0.5 --chunks 10000000000,0", "farther than 10^8 radii"),
-        ("--radius 0.5 --range 0,10000000000:1,10000000001", "farther than 10^8 radii"),
+        ("--radius 0.5 --chunks 10000000000,0", "farther than 50000000 from 0 (10^8 radii"),
+        (
+            "--radius 1e98 --chunks 100,0",
+            "farther than 1e100 from 0 (the limit of every coordinate)",
+        ),
+        ("--radius 0.5 --range 0,10000000000:1,10000000001", "(10^8 radii"),
         ("--radius 0.5 --chunks 0,0 --seed x", "invalid value 'x'"),
     ];
     for (extra, expected) in cases {
