@@ -52,17 +52,22 @@ pub(crate) fn float_array_within(
             dtype.str()?
         )));
     }
-    let array = numpy.call_method1("asarray", (array, "float64")).map_err(not_numbers)?;
-    let array: PyReadonlyArrayDyn<'_, f64> = array.extract()?;
-    let view = array.as_array();
-    let shape = view.shape().to_vec();
-    if view.len() > most {
+    // Counted before numpy converts another dtype to float64, which copies.
+    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+    let count = shape.iter().try_fold(1usize, |n, &k| n.checked_mul(k)).unwrap_or(usize::MAX);
+    if count > most {
         return Err(crate::value_error(format!(
-            "{what} has {} values (shape {}), more than the {most} it may have",
-            view.len(),
+            "{what} has {count} values (shape {}), more than the {most} it may have",
             shape_text(&shape)
         )));
     }
+    let py = value.py();
+    let array = numpy.call_method1("asarray", (array, "float64")).map_err(|e| {
+        // numpy's own copy failing for memory stays a MemoryError.
+        if e.is_instance_of::<PyMemoryError>(py) { e } else { not_numbers(e) }
+    })?;
+    let array: PyReadonlyArrayDyn<'_, f64> = array.extract()?;
+    let view = array.as_array();
     let mut values = Vec::new();
     values.try_reserve_exact(view.len()).map_err(|_| {
         PyMemoryError::new_err(format!(

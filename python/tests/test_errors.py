@@ -258,3 +258,9 @@ def test_huge_arrays_far_points_and_counts_are_refused_in_one_line():
     # The command line's bounds on counts hold here too.
     raises(ValueError, "candidates must be at most 100000000, got 1000000000",
            lambda: pnd.BestCandidate(2, candidates=10**9).random(10))
+    # An integer array is counted before numpy copies it to float64, and numpy's own
+    # MemoryError stays one.
+    raises(ValueError, "values has 400000000 values",
+           lambda: pnd.Region.mask(np.broadcast_to(np.int8(1), (20000, 20000)), [0, 0], [1, 1]))
+    raises(MemoryError, "",
+           lambda: pnd.Region.ball([0.5, 0.5], 0.3).contains(np.broadcast_to(np.array([1, 0]), (10**15, 2))))

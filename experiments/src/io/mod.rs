@@ -447,6 +447,11 @@ pub fn read_points<const D: usize>(
 /// to one (a device such as `/dev/stdout`, a named pipe) is written to directly, as it cannot
 /// be replaced by renaming without destroying it.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_through_links(path, bytes, 0)
+}
+
+/// [`write_atomically`], `hops` links followed so far (a loop of links ends in an error).
+fn write_through_links(path: &Path, bytes: &[u8], hops: usize) -> io::Result<()> {
     if let Ok(meta) = std::fs::metadata(path)
         && !meta.is_file()
         && !meta.is_dir()
@@ -465,8 +470,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
                 path.parent().map_or(link.clone(), |folder| folder.join(&link))
             }
         };
+        if hops >= 40 {
+            return Err(io::Error::other("too many levels of symbolic links"));
+        }
         if target != path {
-            return write_atomically(&target, bytes);
+            return write_through_links(&target, bytes, hops + 1);
         }
     }
     let mut temporary = path.as_os_str().to_owned();
@@ -515,6 +523,11 @@ mod tests {
         write_atomically(&dangling, b"made\n").unwrap();
         assert_eq!(std::fs::read(dir.path().join("made.csv")).unwrap(), b"made\n");
         assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        // A loop of links is an error, not a recursion without end.
+        let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
+        std::os::unix::fs::symlink(&b, &a).unwrap();
+        std::os::unix::fs::symlink(&a, &b).unwrap();
+        assert!(write_atomically(&a, b"loop\n").is_err());
         // A named pipe stays a pipe, and its reader gets the bytes.
         let pipe = dir.path().join("pipe.csv");
         let made = std::process::Command::new("mkfifo").arg(&pipe).status();
