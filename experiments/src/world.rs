@@ -241,6 +241,11 @@ fn build_world<const D: usize>(
         builder = builder.with_chunk_side(side);
     }
     if let Some(k) = args.k {
+        // Bounded as every count of the samplers is (each multiplies a run's time).
+        let most = crate::spec::MAX_COUNT;
+        if u64::from(k) > most {
+            return Err(format!("{} must be at most {most}, got {k}", names.k));
+        }
         builder = builder.with_attempts(k);
     }
     if let Some(max_points) = args.max_points {

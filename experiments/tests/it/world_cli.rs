@@ -478,6 +478,10 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
         ),
         ("--radius 0.5 --range 0,10000000000:1,10000000001", "(10^8 radii"),
         ("--radius 0.5 --chunks 0,0 --seed x", "invalid value 'x'"),
+        (
+            "--radius 0.5 --chunks 0,0 --k 4294967295",
+            "--k must be at most 100000000, got 4294967295",
+        ),
     ];
     for (extra, expected) in cases {
         let dir = tempfile::tempdir().unwrap();
