@@ -300,7 +300,7 @@ impl Config {
 
     /// Reads, parses and validates a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = crate::io::read_text_bounded(path)
+        let text = crate::inputs::read_text_bounded(path)
             .map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?;
         Self::parse(&text, &path.display().to_string())
     }

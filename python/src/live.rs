@@ -345,7 +345,7 @@ impl PoissonSet {
     fn load(path: PathBuf, field: Option<PyRef<'_, Field>>, seed: i128) -> PyResult<PoissonSet> {
         let seed: u64 = whole(seed, "seed")?;
         let name = path.display().to_string();
-        let text = experiments::io::read_text_bounded(&path)
+        let text = experiments::inputs::read_text_bounded(&path)
             .map_err(|e| value_error(format!("cannot read {name}: {e}")))?;
         let snapshot: Snapshot =
             serde_json::from_str(&text).map_err(|e| value_error(format!("{name}: {e}")))?;

@@ -781,7 +781,7 @@ fn load_buffer<'a>(
             })?;
             let path = folder.join(&relative);
             Cow::Owned(
-                crate::io::read_file_bounded(&path)
+                crate::inputs::read_file_bounded(&path)
                     .map_err(|e| format!("buffer {index}: cannot read {}: {e}", path.display()))?,
             )
         }

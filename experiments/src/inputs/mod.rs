@@ -39,6 +39,7 @@ pub use npy::Array;
 pub use png::Raster;
 pub use surface_mesh::{decode_mesh, read_mesh};
 
+use std::io::Read;
 use std::path::Path;
 
 /// Why an input file could not be used. The message is one line and names the file.
@@ -103,8 +104,65 @@ impl<const D: usize> BoundingBox<D> {
 
 /// The whole file at `path`, or an [`InputError::Io`] naming it.
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
-    crate::io::read_file_bounded(path)
+    read_file_bounded(path)
         .map_err(|source| InputError::Io { path: path.display().to_string(), source })
+}
+
+/// The most bytes one input may have (4 GiB): an endless one (`/dev/zero`, a pipe that
+/// never closes) is refused there, or where memory runs out first, with an error rather
+/// than an abort.
+pub const MAX_INPUT_BYTES: u64 = 1 << 32;
+
+/// Every byte of `input`, refused past [`MAX_INPUT_BYTES`] or when the memory for them cannot
+/// be had.
+pub fn read_bounded(mut input: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if (bytes.len() + n) as u64 > MAX_INPUT_BYTES {
+            return Err(std::io::Error::other(format!(
+                "more than {MAX_INPUT_BYTES} bytes, the most an input may have"
+            )));
+        }
+        bytes.try_reserve(n).map_err(|_| {
+            std::io::Error::other(format!("out of memory after {} bytes of input", bytes.len()))
+        })?;
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// The text of the file at `path` ([`read_file_bounded`]), which must be UTF-8.
+pub fn read_text_bounded(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_file_bounded(path)?)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not valid UTF-8 text"))
+}
+
+/// Every byte of the file at `path` ([`read_bounded`]; a regular file's stated size is checked
+/// and its memory set aside first).
+pub fn read_file_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return read_bounded(file);
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "{} bytes, more than the {MAX_INPUT_BYTES} an input may have",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(meta.len() as usize).map_err(|_| {
+        std::io::Error::other(format!("{} bytes, more than the memory can hold", meta.len()))
+    })?;
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// `index` (row-major over `shape`) as a multi-index, `[i0, i1, ...]`, for error messages.

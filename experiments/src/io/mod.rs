@@ -33,7 +33,7 @@ pub mod npz;
 pub mod ply;
 
 use poisson_nd::{Point, PointSet};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// A file format for point sets.
@@ -331,66 +331,10 @@ pub fn decode<const D: usize>(
     }
 }
 
-/// Every byte of `input` ([`read_bounded`]).
+/// Every byte of `input` ([`read_bounded`](crate::inputs::read_bounded)).
 fn read_all(input: impl io::BufRead) -> Result<Vec<u8>, ReadError> {
-    read_bounded(input).map_err(|source| ReadError::Io { path: "input".into(), source })
-}
-
-/// The most bytes one input may have (4 GiB): an endless one (`/dev/zero`, a pipe that
-/// never closes) is refused there, or where memory runs out first, with an error rather
-/// than an abort.
-pub const MAX_INPUT_BYTES: u64 = 1 << 32;
-
-/// Every byte of `input`, refused past [`MAX_INPUT_BYTES`] or when the memory for them cannot
-/// be had.
-pub fn read_bounded(mut input: impl io::Read) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    let mut chunk = vec![0u8; 1 << 16];
-    loop {
-        let n = match input.read(&mut chunk) {
-            Ok(0) => return Ok(bytes),
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if (bytes.len() + n) as u64 > MAX_INPUT_BYTES {
-            return Err(io::Error::other(format!(
-                "more than {MAX_INPUT_BYTES} bytes, the most an input may have"
-            )));
-        }
-        bytes.try_reserve(n).map_err(|_| {
-            io::Error::other(format!("out of memory after {} bytes of input", bytes.len()))
-        })?;
-        bytes.extend_from_slice(&chunk[..n]);
-    }
-}
-
-/// The text of the file at `path` ([`read_file_bounded`]), which must be UTF-8.
-pub fn read_text_bounded(path: &Path) -> io::Result<String> {
-    String::from_utf8(read_file_bounded(path)?)
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not valid UTF-8 text"))
-}
-
-/// Every byte of the file at `path` ([`read_bounded`]; a regular file's stated size is checked
-/// and its memory set aside first).
-pub fn read_file_bounded(path: &Path) -> io::Result<Vec<u8>> {
-    let mut file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return read_bounded(file);
-    }
-    if meta.len() > MAX_INPUT_BYTES {
-        return Err(io::Error::other(format!(
-            "{} bytes, more than the {MAX_INPUT_BYTES} an input may have",
-            meta.len()
-        )));
-    }
-    let mut bytes = Vec::new();
-    bytes.try_reserve_exact(meta.len() as usize).map_err(|_| {
-        io::Error::other(format!("{} bytes, more than the memory can hold", meta.len()))
-    })?;
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+    crate::inputs::read_bounded(input)
+        .map_err(|source| ReadError::Io { path: "input".into(), source })
 }
 
 /// The positions `1..=n` of a format that numbers its points.

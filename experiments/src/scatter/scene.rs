@@ -128,7 +128,7 @@ pub struct Scene {
 pub fn load(path: &Path, progress: Option<Hook>) -> Result<Scene, String> {
     let name = path.display().to_string();
     let text =
-        crate::io::read_text_bounded(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        crate::inputs::read_text_bounded(path).map_err(|e| format!("cannot read {name}: {e}"))?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse(&text, &name, &base, progress)
 }
