@@ -34,8 +34,9 @@ pub fn min_chunk_side(dim: usize, r: f64) -> f64 {
     (2.0 * thresholds[dim.max(1) - 1] + r) * (1.0 + SLACK)
 }
 
-/// Checks a chunk side for radius `r` in `D` dimensions: finite and at least
-/// [`min_chunk_side`].
+/// Checks a chunk side for radius `r` in `D` dimensions: finite, at least
+/// [`min_chunk_side`], a length (at most 1e100), and short enough that a cell's grid (the
+/// side and [`CELL_GROWTH`] radii) stays within 1e100.
 pub(crate) fn check_chunk_side<const D: usize>(side: f64, r: f64) -> Result<(), crate::Error> {
     let min = min_chunk_side(D, r);
     if !(side.is_finite() && side >= min) {

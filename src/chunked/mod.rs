@@ -170,8 +170,6 @@ impl<const D: usize> WorldBuilder<D> {
         }
         let side = self.chunk_side.unwrap_or_else(|| default_chunk_side(D, radius));
         cells::check_chunk_side::<D>(side, radius)?;
-        // A chunk's corners are coordinates: a side past them names no place in space.
-        crate::limits::check_length("the chunk side", side)?;
         // One chunk at the densest packing must fit the point limit.
         crate::config::check_point_limit(self.max_points)?;
         let chunk = Domain::from_origin_and_extent([0.0; D], [side; D])?;

@@ -106,10 +106,10 @@ impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
                 chunks[i] = (extent[i] / target).ceil().max(1.0) as i64;
             }
         }
-        // A chunk side is a length like any other: past 1e100 a cell's grid cannot be laid
-        // out (its points would be missing).
+        // A torus's sides are its extent over whole chunks, longer than the target: each
+        // passes the same check (a cell's grid must stay within 1e100).
         for &side in &side {
-            crate::limits::check_length("the chunk side", side)?;
+            check_chunk_side::<D>(side, r)?;
         }
         Ok(ChunkedBridson {
             cells: Cells::new(*domain.origin(), side, r),
