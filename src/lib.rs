@@ -79,6 +79,7 @@ pub mod sampler;
 pub mod samplers;
 #[cfg(feature = "scatter")]
 pub mod scatter;
+pub(crate) mod scratch;
 pub mod surface;
 
 pub use choice::Choice;

@@ -10,6 +10,7 @@ use crate::packing::{densest_packing_fraction, unit_ball_volume};
 use crate::point::Point;
 use crate::region::shape::SamplerRegion;
 use crate::sampler::{PointSet, Sampler, StopReason};
+use crate::scratch::Scratch;
 use rand::Rng;
 
 /// The weight function's exponent α (Yuksel 2015).
@@ -426,8 +427,8 @@ impl RowRoom {
 struct Weighed {
     totals: Vec<f64>,
     start: Vec<u32>,
-    neighbour: Vec<u32>,
-    weight: Vec<f64>,
+    neighbour: Scratch<u32>,
+    weight: Scratch<f64>,
 }
 
 impl Weighed {
@@ -447,8 +448,8 @@ impl Weighed {
         let mut out = Weighed {
             totals: Vec::with_capacity(m),
             start: Vec::with_capacity(if keep { m + 1 } else { 0 }),
-            neighbour: vec![0; room_for],
-            weight: vec![0.0; if weights { room_for } else { 0 }],
+            neighbour: Scratch::zeroed(room_for),
+            weight: Scratch::zeroed(if weights { room_for } else { 0 }),
         };
         out.start.extend(keep.then_some(0));
         // Filled without a branch on the distance test (a close pair is about a coin flip to
@@ -491,17 +492,17 @@ impl Weighed {
                     // Rows past the most allowed are given up; the totals go on alone.
                     keep = false;
                     out.start = Vec::new();
-                    out.neighbour = Vec::new();
-                    out.weight = Vec::new();
+                    out.neighbour = Scratch::default();
+                    out.weight = Scratch::default();
                 }
                 if !keep {
                     len = 0;
                 }
                 if out.neighbour.len() < len + room {
                     let grown = (len + len / 2).min(most).max(len + room);
-                    out.neighbour.resize(grown, 0);
+                    out.neighbour.resize(grown);
                     if weights {
-                        out.weight.resize(grown, 0.0);
+                        out.weight.resize(grown);
                     }
                 }
                 let p = points[k];
