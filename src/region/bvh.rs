@@ -75,6 +75,53 @@ impl Bvh {
     }
 }
 
+impl Bvh {
+    /// Calls `visit` on the items of every leaf whose node boxes are all within `bound()` by
+    /// `distance` (given a node's lower and upper corners; a lower bound on its items'
+    /// distances), the nearer child of each node first, so that a shrinking `bound` (the
+    /// nearest item found so far) passes over most of the tree.
+    pub(crate) fn nearest_first(
+        &self,
+        distance: impl Fn(&[f64; 3], &[f64; 3]) -> f64,
+        bound: impl Fn() -> f64,
+        mut visit: impl FnMut(u32),
+    ) {
+        let Some(root) = self.nodes.first() else {
+            return;
+        };
+        // As in `any`, at most depth + 1 nodes wait, each with its box's distance.
+        let mut stack = [(0u32, 0.0f64); 64];
+        stack[0] = (0, distance(&root.lower, &root.upper));
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let (at, gap) = stack[len];
+            if gap > bound() {
+                continue;
+            }
+            let node = &self.nodes[at as usize];
+            if node.count > 0 {
+                let first = node.first_or_right as usize;
+                self.order[first..first + node.count as usize].iter().for_each(|&item| visit(item));
+            } else {
+                let children = [at + 1, node.first_or_right].map(|child| {
+                    let n = &self.nodes[child as usize];
+                    (child, distance(&n.lower, &n.upper))
+                });
+                // The farther waits below the nearer, which is taken next.
+                let [near, far] = if children[1].1 < children[0].1 {
+                    [children[1], children[0]]
+                } else {
+                    children
+                };
+                stack[len] = far;
+                stack[len + 1] = near;
+                len += 2;
+            }
+        }
+    }
+}
+
 /// Builds the subtree over `order` (whose first item is `offset` in the full order) and
 /// returns its root's index.
 fn build(

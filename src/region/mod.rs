@@ -42,7 +42,7 @@
 mod aabb;
 mod ball;
 mod boolean;
-mod bvh;
+pub(crate) mod bvh;
 mod cells;
 mod mask;
 mod mesh;

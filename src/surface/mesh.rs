@@ -4,8 +4,10 @@ use crate::domain::Domain;
 use crate::error::Error;
 use crate::limits::power_of_two;
 use crate::point::Point;
+use crate::region::bvh::Bvh;
 use crate::rng::fraction_of;
 use rand::Rng;
+use std::sync::OnceLock;
 
 /// A triangle mesh as a surface to sample: vertices, triangles by vertex index, and optional
 /// per-vertex normals and texture coordinates.
@@ -54,6 +56,8 @@ pub struct SurfaceMesh {
     upper: Point<3>,
     /// The box grown by 1/64 of its widest side on every face: the neighbour grid's box.
     margin_box: Domain<3>,
+    /// The faces' hierarchy of boxes, built by the first [`nearest`](Self::nearest) query.
+    index: OnceLock<Bvh>,
 }
 
 /// The largest vertex coordinate magnitude: a hundredth of [`MAX_LENGTH`](crate::limits::MAX_LENGTH),
@@ -197,6 +201,7 @@ impl SurfaceMesh {
             guide_scale,
             lower,
             upper,
+            index: OnceLock::new(),
         })
     }
 
@@ -290,6 +295,30 @@ impl SurfaceMesh {
     #[inline]
     pub fn point_at(&self, face: usize, b: [f64; 3]) -> Point<3> {
         point_in(&self.corners(face), b)
+    }
+
+    /// The point of the surface nearest to `p` in space: its face, barycentric coordinates
+    /// and distance; `None` for a point that is not finite. Degenerate triangles are never
+    /// the answer. The first query builds an index of the faces (a hierarchy of boxes, about
+    /// 32 bytes a triangle) and keeps it for the next (a clone of the mesh copies it); a
+    /// query then reads the triangles near `p`. Where several faces are as near, the same one
+    /// is given on every run.
+    ///
+    /// ```
+    /// use poisson_nd::surface::SurfaceMesh;
+    /// let vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    /// let mesh = SurfaceMesh::new(vertices, vec![[0, 1, 2]])?;
+    /// let near = mesh.nearest(&[0.25, 0.25, 2.0]).unwrap();
+    /// assert_eq!((near.face, near.distance), (0, 2.0));
+    /// assert_eq!(mesh.point_at(near.face, near.barycentric), [0.25, 0.25, 0.0]);
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn nearest(&self, p: &Point<3>) -> Option<super::Nearest> {
+        if !p.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        let index = self.index.get_or_init(|| super::nearest::triangle_index(self));
+        super::nearest::nearest(self, index, p)
     }
 
     /// The unit normal of triangle `face`, by the right-hand rule over its corners in order

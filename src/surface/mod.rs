@@ -7,7 +7,9 @@
 //!   a [`SurfaceDensity`] (per vertex, or a texture through the UVs);
 //! - [`SurfaceElimination`]: exactly N well-spread points, optionally progressive;
 //! - [`SurfacePoints`]: the points with their face and barycentric coordinates, from which
-//!   normals and UVs follow.
+//!   normals and UVs follow;
+//! - [`SurfaceMesh::nearest`]: the point of the surface nearest to a point in space
+//!   ([`Nearest`]: face, barycentrics, distance).
 //!
 //! Distances are **Euclidean in 3D**, as in every peer (Open3D, CGAL, trimesh, Blender):
 //! geodesic distance along the surface is not what "no two points closer than r" means here.
@@ -31,6 +33,7 @@
 mod elimination;
 mod fill;
 mod mesh;
+mod nearest;
 mod points;
 mod radius;
 mod walk;
@@ -38,5 +41,6 @@ mod walk;
 pub use elimination::SurfaceElimination;
 pub use fill::{FRONT_ATTEMPTS, SurfaceFill, SurfacePoisson};
 pub use mesh::{SurfaceMesh, triangle_area};
+pub use nearest::Nearest;
 pub use points::SurfacePoints;
 pub use radius::SurfaceDensity;

@@ -525,3 +525,71 @@ fn extreme_magnitudes_sample_as_the_unit_mesh_scaled() {
         assert!(error.contains("radius"), "{r}: {error}");
     }
 }
+
+/// The distance from `p` to the surface by brute force: each face asked alone (a mesh of that
+/// face only, whose answer the library's unit tests check against a lattice of the face's
+/// points), the least taken. The index must find exactly this least.
+fn brute_nearest(mesh: &SurfaceMesh, p: &[f64; 3]) -> f64 {
+    let mut best = f64::INFINITY;
+    for &face in mesh.faces() {
+        let single = SurfaceMesh::new(mesh.corners(face as usize).to_vec(), vec![[0, 1, 2]])
+            .expect("a non-degenerate face");
+        let near = single.nearest(p).expect("finite");
+        best = best.min(near.distance);
+    }
+    best
+}
+
+#[test]
+fn the_nearest_point_of_a_surface_is_found() {
+    let mut rng = rng_from_seed(11);
+    for (name, mesh, _) in surfaces() {
+        let (lower, upper) = mesh.bounds();
+        for k in 0..60 {
+            // Points around the mesh's box, a third of them far outside it.
+            let spread = if k % 3 == 0 { 4.0 } else { 1.2 };
+            let p: [f64; 3] = std::array::from_fn(|i| {
+                let centre = 0.5 * (lower[i] + upper[i]);
+                centre + spread * (uniform01(&mut rng) - 0.5) * (upper[i] - lower[i])
+            });
+            let near = mesh.nearest(&p).expect("finite");
+            let q = mesh.point_at(near.face, near.barycentric);
+            assert!((dist2(&p, &q).sqrt() - near.distance).abs() <= 1e-15 * near.distance);
+            assert!(near.barycentric.iter().all(|&b| (0.0..=1.0).contains(&b)));
+            assert_eq!(near.distance, brute_nearest(&mesh, &p), "{name}: {p:?}");
+        }
+        // Points on the surface are on it, in their own face or one as near (a shared side).
+        for (face, p) in probes(&mesh, 200, 3) {
+            let near = mesh.nearest(&p).expect("finite");
+            assert!(near.distance <= 1e-14, "{name}: {} from face {face}", near.distance);
+        }
+    }
+}
+
+#[test]
+fn the_nearest_point_takes_every_finite_point_and_skips_degenerate_faces() {
+    let mesh = sphere(1.0, 8, 16);
+    // Non-finite points have none; extreme ones a finite distance.
+    for p in [[f64::NAN, 0.0, 0.0], [0.0, f64::INFINITY, 0.0]] {
+        assert!(mesh.nearest(&p).is_none());
+    }
+    for (p, expected) in [([0.0, 0.0, 1e300], 1e300), ([0.0, -f64::MAX, 0.0], f64::MAX)] {
+        let near = mesh.nearest(&p).expect("finite");
+        assert!(near.distance.is_finite() && (near.distance / expected - 1.0).abs() < 1e-12);
+    }
+    let tiny = mesh.nearest(&[5e-324, 0.0, 0.0]).expect("finite");
+    assert!(tiny.distance > 0.9 && tiny.distance < 1.0);
+    // A mesh at the smallest and largest scales: the distance scales with it.
+    for scale in [1e-90, 1e90] {
+        let vertices = mesh.vertices().iter().map(|v| v.map(|x| x * scale)).collect();
+        let triangles = mesh.triangles().iter().map(|t| t.map(|v| v as usize)).collect();
+        let scaled = SurfaceMesh::new(vertices, triangles).expect("valid");
+        let near = scaled.nearest(&[0.0, 0.0, 3.0 * scale]).expect("finite");
+        assert!((near.distance / scale - 2.0).abs() < 1e-12, "{scale}: {}", near.distance);
+    }
+    // A degenerate face nearer than every other is passed over.
+    let vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [5.0, 5.0, 5.0]];
+    let with_degenerate = SurfaceMesh::new(vertices, vec![[0, 1, 2], [3, 3, 3]]).unwrap();
+    let near = with_degenerate.nearest(&[5.0, 5.0, 5.0]).expect("finite");
+    assert_eq!(near.face, 0);
+}

@@ -3,6 +3,7 @@
 
 use super::Analysis;
 use crate::format::{significant, with_error};
+use crate::metrics::surface::OFF_SURFACE_TOLERANCE;
 use crate::metrics::{EdgeCorrection, Estimate};
 use std::fmt::Write as _;
 
@@ -470,6 +471,22 @@ pub fn render_surface(m: &crate::metrics::surface::SurfaceMetrics, mesh: &str) -
     );
     if let Some(offset) = m.face_offset {
         let _ = writeln!(w, "\nfaces and barycentrics place every point within {}", num(offset));
+    }
+    let off = &m.off_surface;
+    if let Some(k) = off.farthest {
+        let _ = writeln!(
+            w,
+            "\ndistance from the surface: largest {} (point {k}, counted from 0)",
+            num(off.largest)
+        );
+        if off.points_off > 0 {
+            let _ = writeln!(
+                w,
+                "  {} of {} points lie off the surface (farther than {} d_max): the numbers \
+                 above take them as on it",
+                off.points_off, m.points, OFF_SURFACE_TOLERANCE
+            );
+        }
     }
     if let Some(n) = &m.nominal {
         let _ = writeln!(w, "\nagainst the radius r = {}", num(n.radius));

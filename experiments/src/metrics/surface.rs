@@ -32,7 +32,28 @@ pub struct SurfaceMetrics {
     /// When the points come with their faces and barycentric coordinates: the largest
     /// distance from a point to where those place it (`None` here; `analyze` fills it in).
     pub face_offset: Option<f64>,
+    /// How far the points lie from the surface: every other number assumes they lie on it.
+    pub off_surface: OffSurface,
 }
+
+/// How far points lie from the surface, each measured to the surface's nearest point
+/// ([`SurfaceMesh::nearest`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct OffSurface {
+    /// The largest distance from a point to the surface: 0, to rounding, for points on it.
+    pub largest: f64,
+    /// The point that lies farthest (0-based, in the order given; `None` without points).
+    pub farthest: Option<usize>,
+    /// Points farther from the surface than [`OFF_SURFACE_TOLERANCE`] times `d_max`, where a
+    /// point placed on a face lies within rounding: 0 for points on the surface.
+    pub points_off: usize,
+}
+
+/// The distance from the surface, relative to the spacing `d_max`, beyond which a point is
+/// counted off it: far above the rounding of a point placed on a face (about 10⁻¹⁶ of the
+/// mesh's size) and of one written in single precision (10⁻⁷ of its coordinates), far below
+/// any spacing that matters.
+pub const OFF_SURFACE_TOLERANCE: f64 = 1e-4;
 
 /// How far the surface's points are from the samples, by probes drawn uniformly over its
 /// area.
@@ -79,6 +100,7 @@ pub struct Nominal {
 /// let m = surface_metrics(&set.points, &square, 10_000, 1, 20, Some(0.05));
 /// assert!(m.d_min >= 0.05 && m.coverage.largest_gap < 0.05);
 /// assert_eq!(m.nominal.unwrap().covered_fraction, 1.0);
+/// assert_eq!(m.off_surface.points_off, 0);
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```
 pub fn surface_metrics(
@@ -132,7 +154,22 @@ pub fn surface_metrics(
         coverage,
         nominal,
         face_offset: None,
+        off_surface: off_surface(points, mesh, d_max),
     }
+}
+
+/// How far `points` lie from `mesh` (see [`OffSurface`]).
+fn off_surface(points: &[Point<3>], mesh: &SurfaceMesh, d_max: f64) -> OffSurface {
+    let mut out = OffSurface { largest: 0.0, farthest: None, points_off: 0 };
+    for (k, p) in points.iter().enumerate() {
+        // Points read from a file are finite; a point without an answer counts as off.
+        let distance = mesh.nearest(p).map_or(f64::INFINITY, |near| near.distance);
+        if out.farthest.is_none() || distance > out.largest {
+            out = OffSurface { largest: distance, farthest: Some(k), ..out };
+        }
+        out.points_off += usize::from(distance > OFF_SURFACE_TOLERANCE * d_max);
+    }
+    out
 }
 
 /// A closed box holding the points and the mesh's box, with a margin so that no side is

@@ -155,6 +155,23 @@ fn a_fill_writes_every_column_keeps_r_and_covers_the_surface() {
     assert!((0.7..0.9).contains(&rho), "{rho}");
     let table = ok(&["analyze", s(&dir.path().join("fill.ply")), "--mesh", s(&mesh_path)]);
     assert!(table.contains("on the surface of") && table.contains("largest gap"), "{table}");
+    assert!(table.contains("distance from the surface") && !table.contains("lie off"), "{table}");
+    assert_eq!(value["off_surface"]["points_off"].as_u64(), Some(0));
+    assert!(value["off_surface"]["largest"].as_f64().unwrap() <= 1e-12);
+    // A point moved off the surface is measured and named, the rest taken as they are.
+    let mut moved = String::from("x,y,z\n");
+    for (k, p) in points.data.points.iter().take(40).enumerate() {
+        let z = if k == 7 { p[2] + 0.5 } else { p[2] };
+        moved.push_str(&format!("{:?},{:?},{:?}\n", p[0], p[1], z));
+    }
+    std::fs::write(dir.path().join("moved.csv"), moved).unwrap();
+    let value = analyze("moved.csv");
+    assert_eq!(value["off_surface"]["points_off"].as_u64(), Some(1));
+    assert_eq!(value["off_surface"]["farthest"].as_u64(), Some(7));
+    let largest = value["off_surface"]["largest"].as_f64().unwrap();
+    assert!(largest > 0.1 && largest <= 0.5, "{largest}");
+    let table = ok(&["analyze", s(&dir.path().join("moved.csv")), "--mesh", s(&mesh_path)]);
+    assert!(table.contains("1 of 40 points lie off the surface"), "{table}");
     // --fill front: its own points, reproducible, the same guarantees; --fill darts is the
     // default.
     let fill = |method: &str, name: &str| {

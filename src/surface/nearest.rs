@@ -1,0 +1,179 @@
+//! The point of a surface nearest to a point in space: its face, barycentric coordinates and
+//! distance ([`SurfaceMesh::nearest`]).
+//!
+//! A bounding-volume hierarchy over the non-degenerate triangles (the mesh region's, built on
+//! the first query and kept) is walked depth first, the nearer child first, passing over
+//! every node whose box lies farther than the nearest triangle found so far; each triangle reached gives its nearest
+//! point by the regions of its plane (a corner's, a side's or the inside's, as the signs of
+//! the projections onto the sides decide). The box test only passes over nodes whose boxes are
+//! strictly farther, so the distance is the least over all triangles of the per-triangle one;
+//! where two triangles are as near, the one reached first is kept (the walk's order is fixed,
+//! so the answer is the same on every run and platform).
+
+use super::mesh::{SurfaceMesh, length, sub};
+use crate::point::Point;
+use crate::region::bvh::Bvh;
+use std::cell::Cell;
+
+/// Where a point of a surface lies: the face, its barycentric coordinates (the mesh's order,
+/// summing to 1, none negative) and the distance from the point asked about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Nearest {
+    /// The triangle, by its index in the mesh.
+    pub face: usize,
+    /// The barycentric coordinates of the nearest point in the face: it is
+    /// [`SurfaceMesh::point_at`]`(face, barycentric)`.
+    pub barycentric: [f64; 3],
+    /// The Euclidean distance from the point asked about to that point.
+    pub distance: f64,
+}
+
+/// The index of a mesh's non-degenerate triangles, by their boxes.
+pub(super) fn triangle_index(mesh: &SurfaceMesh) -> Bvh {
+    let boxes: Vec<([f64; 3], [f64; 3])> = mesh
+        .faces()
+        .iter()
+        .map(|&face| {
+            let corners = mesh.corners(face as usize);
+            (
+                std::array::from_fn(|i| corners.iter().map(|c| c[i]).fold(f64::INFINITY, f64::min)),
+                std::array::from_fn(|i| {
+                    corners.iter().map(|c| c[i]).fold(f64::NEG_INFINITY, f64::max)
+                }),
+            )
+        })
+        .collect();
+    Bvh::new(&boxes)
+}
+
+/// The nearest point of `mesh` to `p` (finite), through the mesh's `index` of its faces.
+pub(super) fn nearest(mesh: &SurfaceMesh, index: &Bvh, p: &Point<3>) -> Option<Nearest> {
+    let best: Cell<Option<Nearest>> = Cell::new(None);
+    let bound = || best.get().map_or(f64::INFINITY, |n| n.distance);
+    index.nearest_first(
+        // The distance to a node's box: none of its triangles is nearer.
+        |lower, upper| {
+            length(std::array::from_fn(|i| (lower[i] - p[i]).max(p[i] - upper[i]).max(0.0)))
+        },
+        bound,
+        |item| {
+            let face = mesh.faces()[item as usize] as usize;
+            let barycentric = nearest_in_triangle(p, &mesh.corners(face));
+            let distance = length(sub(*p, mesh.point_at(face, barycentric)));
+            if distance < bound() {
+                best.set(Some(Nearest { face, barycentric, distance }));
+            }
+        },
+    );
+    best.get()
+}
+
+/// The barycentric coordinates of the point of the triangle `corners` nearest to `p`.
+///
+/// The vectors are scaled by their largest component first, so that the products of four of
+/// them (the regions' tests) can neither overflow nor, for a point near the triangle,
+/// underflow. Where the triangle is smaller than 2^-1000 of its distance from `p`, products
+/// may still underflow and pick a corner or side that is not the nearest: the point returned
+/// then lies on the triangle within its diameter of the nearest, a relative error in the
+/// distance below 2^-1000.
+pub(crate) fn nearest_in_triangle(p: &Point<3>, corners: &[Point<3>; 3]) -> [f64; 3] {
+    let [a, b, c] = *corners;
+    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(*p, a));
+    let largest = [ab, ac, ap].iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+    if largest == 0.0 || !largest.is_finite() {
+        return [1.0, 0.0, 0.0];
+    }
+    let scale = |v: [f64; 3]| v.map(|x| x / largest);
+    let (ab, ac, ap) = (scale(ab), scale(ac), scale(ap));
+    let dot = |u: [f64; 3], v: [f64; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    // p − b and p − c, from the scaled vectors.
+    let bp = sub(ap, ab);
+    let cp = sub(ap, ac);
+    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return [1.0, 0.0, 0.0];
+    }
+    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return [0.0, 1.0, 0.0];
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let t = d1 / (d1 - d3);
+        return [1.0 - t, t, 0.0];
+    }
+    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return [0.0, 0.0, 1.0];
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let t = d2 / (d2 - d6);
+        return [1.0 - t, 0.0, t];
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return [0.0, 1.0 - t, t];
+    }
+    // Inside: the projection onto the plane. The three weights are positive here, so their
+    // sum is, and each share lies in [0, 1].
+    let total = va + vb + vc;
+    let (v, w) = (vb / total, vc / total);
+    [(1.0 - v - w).max(0.0), v, w]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{rng_from_seed, uniform01};
+
+    /// The nearest point of a triangle, by brute force over a fine lattice of its points: no
+    /// lattice point is nearer than the one found, and one is within the lattice's spacing.
+    #[test]
+    fn the_triangle_point_is_the_nearest() {
+        let mut rng = rng_from_seed(7);
+        let mut u = || uniform01(&mut rng) * 2.0 - 1.0;
+        for _ in 0..300 {
+            let corners: [Point<3>; 3] = std::array::from_fn(|_| [u(), u(), u()]);
+            let p = [u() * 2.0, u() * 2.0, u() * 2.0];
+            let b = nearest_in_triangle(&p, &corners);
+            assert!(b.iter().all(|&x| (0.0..=1.0).contains(&x)), "{b:?}");
+            assert!((b.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let at = |b: [f64; 3]| -> Point<3> {
+                std::array::from_fn(|i| {
+                    corners[0][i]
+                        + b[1] * (corners[1][i] - corners[0][i])
+                        + b[2] * (corners[2][i] - corners[0][i])
+                })
+            };
+            let found = length(sub(p, at(b)));
+            let steps = 60;
+            let mut lattice = f64::INFINITY;
+            for i in 0..=steps {
+                for j in 0..=steps - i {
+                    let (s, t) = (i as f64 / steps as f64, j as f64 / steps as f64);
+                    lattice = lattice.min(length(sub(p, at([1.0 - s - t, s, t]))));
+                }
+            }
+            assert!(found <= lattice + 1e-12, "found {found}, a lattice point at {lattice}");
+            // The lattice's spacing: at most the longest side over `steps`.
+            let side =
+                (0..3).map(|k| length(sub(corners[k], corners[(k + 1) % 3]))).fold(0.0, f64::max);
+            assert!(lattice <= found + side / steps as f64 + 1e-12);
+        }
+    }
+
+    /// A point far from a small triangle (2^-600 of the distance) and one at the largest
+    /// coordinates: finite distances, barycentrics on the triangle.
+    #[test]
+    fn extreme_scales_stay_finite() {
+        let tiny = [[0.0, 0.0, 0.0], [1e-300, 0.0, 0.0], [0.0, 1e-300, 0.0]];
+        let b = nearest_in_triangle(&[1.0, 1.0, 1.0], &tiny);
+        assert!(b.iter().all(|&x| (0.0..=1.0).contains(&x)), "{b:?}");
+        let huge = [[-1e99, 0.0, 0.0], [1e99, 0.0, 0.0], [0.0, 1e99, 0.0]];
+        let b = nearest_in_triangle(&[0.0, 1e98, 1e308], &huge);
+        assert!(b.iter().all(|&x| (0.0..=1.0).contains(&x)), "{b:?}");
+        assert_eq!(nearest_in_triangle(&[0.0; 3], &[[0.0; 3]; 3]), [1.0, 0.0, 0.0]);
+    }
+}
