@@ -6,8 +6,8 @@
 //! as the caches. Linux gives transparent huge pages (2 MiB) by default only to memory that asks
 //! for them (`madvise` mode), which `std`'s allocator never does; an anonymous mapping can
 //! (`madvise(MADV_HUGEPAGE)`, through `memmap2`, without `unsafe` here). At 10⁵ points on a
-//! surface of 327,680 triangles (114 MB of rows) the elimination then takes 0.27 s instead of
-//! 0.33 s (docs/performance.md). Where the kernel says no, the pages are ordinary ones; below
+//! surface of 327,680 triangles (114 MB of rows) the elimination then takes 0.31 s instead of
+//! 0.34 s (interleaved runs, docs/performance.md). Where the kernel says no, the pages are ordinary ones; below
 //! [`MAPPED_FROM`] bytes, off Linux, or where the mapping fails, the memory is a `Vec`. The
 //! contents are the same in every case, so nothing the caller computes depends on which.
 

@@ -4,7 +4,8 @@ The samplers are engines in the style of ``scipy.stats.qmc`` (``Bridson``, ``Chu
 ``DartThrowing``, ``Maximal``, ``SampleElimination``, ``BestCandidate``, ``Halton``, ``Sobol``,
 ``Pmj02``, ``JitteredGrid``, ``WhiteNoise``); ``Field`` and ``Region`` vary the radius and confine the
 points; ``PoissonSet`` is a live set, ``World`` a deterministic chunked world; ``scatter`` runs
-a world-scatter scene; ``sample_surface`` puts points on a triangle mesh's surface;
+a world-scatter scene; ``sample_surface`` puts points on a triangle mesh's surface and
+``nearest_on_surface`` finds its points nearest to others;
 ``analyze`` measures a point set as ``experiments analyze`` does.
 For the same seed and parameters the points are bit-identical to the command line's and the
 Rust library's. See docs/python.md.
@@ -33,7 +34,7 @@ from ._engines import (
 )
 from ._analysis import Analysis, analyze
 from ._scatter import INSTANCE_DTYPE, scatter
-from ._surface import SurfaceSample, sample_surface
+from ._surface import SurfaceNearest, SurfaceSample, nearest_on_surface, sample_surface
 
 __all__ = [
     "MAX_DIM",
@@ -55,11 +56,13 @@ __all__ = [
     "Sample",
     "SampleElimination",
     "Sobol",
+    "SurfaceNearest",
     "SurfaceSample",
     "WhiteNoise",
     "World",
     "WorldStages",
     "analyze",
+    "nearest_on_surface",
     "sample_surface",
     "scatter",
 ]

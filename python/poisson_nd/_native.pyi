@@ -67,6 +67,13 @@ def sample_surface(
     max_points: Optional[int] = None,
 ) -> dict[str, Any]: ...
 
+def nearest_on_surface(
+    points: npt.ArrayLike,
+    path: Optional[str] = None,
+    vertices: Optional[npt.ArrayLike] = None,
+    faces: Optional[npt.ArrayLike] = None,
+) -> dict[str, Any]: ...
+
 class Field:
     """A radius that varies over the box: an array gridded over the sampler's box."""
 

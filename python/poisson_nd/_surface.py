@@ -11,7 +11,7 @@ import numpy.typing as npt
 from . import _native
 from ._engines import SeedLike, _seed_of
 
-__all__ = ["SurfaceSample", "sample_surface"]
+__all__ = ["SurfaceNearest", "SurfaceSample", "nearest_on_surface", "sample_surface"]
 
 #: What ``sample_surface`` takes as a mesh: a file's path, ``(vertices, faces)``, or a mapping
 #: with ``vertices``, ``faces`` and optionally ``normals`` and ``uvs`` (per vertex).
@@ -90,23 +90,7 @@ def sample_surface(
     ((100, 3), (100,))
     """
     seed = _seed_of(rng)
-    arrays: dict[str, Any] = {}
-    path: Optional[str] = None
-    if isinstance(mesh, (str, os.PathLike)):
-        path = os.fspath(mesh)
-    elif isinstance(mesh, Mapping):
-        unknown = sorted(set(mesh) - {"vertices", "faces", "normals", "uvs"})
-        if unknown:
-            raise ValueError(f"mesh has unknown keys {unknown}; expected vertices, faces, "
-                             "normals, uvs")
-        if "vertices" not in mesh or "faces" not in mesh:
-            raise ValueError("mesh needs 'vertices' and 'faces'")
-        arrays = dict(mesh)
-    elif isinstance(mesh, Sequence) and len(mesh) == 2:
-        arrays = {"vertices": mesh[0], "faces": mesh[1]}
-    else:
-        raise TypeError("mesh must be a path, (vertices, faces) or a mapping with vertices and "
-                        f"faces, got {type(mesh).__name__}")
+    path, arrays = _mesh_arguments(mesh)
     texture = None if density_texture is None else os.fspath(density_texture)
     result = _native.sample_surface(
         path, arrays.get("vertices"), arrays.get("faces"), arrays.get("normals"),
@@ -114,3 +98,55 @@ def sample_surface(
         progressive=progressive, density_texture=texture, rmin=rmin, rmax=rmax,
         mapping=mapping, radius_rule=radius_rule, max_points=max_points)
     return SurfaceSample(seed=seed, **result)
+
+
+class SurfaceNearest(NamedTuple):
+    """The points of a surface nearest to points in space."""
+
+    #: (n, 3) the nearest point of the surface to each point asked about.
+    points: npt.NDArray[np.float64]
+    #: (n,) the triangle each lies on (never a degenerate one).
+    faces: npt.NDArray[np.int64]
+    #: (n, 3) barycentric coordinates in that triangle, none negative, summing to 1.
+    barycentrics: npt.NDArray[np.float64]
+    #: (n,) the Euclidean distance from each point asked about to its nearest point.
+    distances: npt.NDArray[np.float64]
+
+
+def nearest_on_surface(mesh: MeshLike, points: npt.ArrayLike) -> SurfaceNearest:
+    """The point of a triangle mesh's surface nearest to each of ``points`` (n, 3).
+
+    ``mesh`` as ``sample_surface`` takes it. Exact over every non-degenerate triangle (a
+    hierarchy of boxes walked nearest first); finite points only. Use it to snap points onto
+    a surface, or to measure how far a point set lies from one.
+
+    >>> import numpy as np
+    >>> square = (np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=float),
+    ...           np.array([[0, 1, 2], [0, 2, 3]]))
+    >>> near = nearest_on_surface(square, [[0.5, 0.25, 2.0], [3.0, 0.5, 0.0]])
+    >>> near.points.tolist(), near.distances.tolist()
+    ([[0.5, 0.25, 0.0], [1.0, 0.5, 0.0]], [2.0, 2.0])
+    """
+    path, arrays = _mesh_arguments(mesh)
+    if "normals" in arrays or "uvs" in arrays:
+        arrays = {"vertices": arrays["vertices"], "faces": arrays["faces"]}
+    result = _native.nearest_on_surface(points, path, arrays.get("vertices"), arrays.get("faces"))
+    return SurfaceNearest(**result)
+
+
+def _mesh_arguments(mesh: MeshLike) -> tuple[Optional[str], dict[str, Any]]:
+    """A mesh as the native functions take it: a file's path, or its arrays by name."""
+    if isinstance(mesh, (str, os.PathLike)):
+        return os.fspath(mesh), {}
+    if isinstance(mesh, Mapping):
+        unknown = sorted(set(mesh) - {"vertices", "faces", "normals", "uvs"})
+        if unknown:
+            raise ValueError(f"mesh has unknown keys {unknown}; expected vertices, faces, "
+                             "normals, uvs")
+        if "vertices" not in mesh or "faces" not in mesh:
+            raise ValueError("mesh needs 'vertices' and 'faces'")
+        return None, dict(mesh)
+    if isinstance(mesh, Sequence) and len(mesh) == 2:
+        return None, {"vertices": mesh[0], "faces": mesh[1]}
+    raise TypeError("mesh must be a path, (vertices, faces) or a mapping with vertices and "
+                    f"faces, got {type(mesh).__name__}")

@@ -209,6 +209,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analysis::analyze_json, m)?)?;
     m.add_function(wrap_pyfunction!(scatter::scatter, m)?)?;
     m.add_function(wrap_pyfunction!(surface::sample_surface, m)?)?;
+    m.add_function(wrap_pyfunction!(surface::nearest_on_surface, m)?)?;
     m.add_class::<shapes::Field>()?;
     m.add_class::<shapes::Region>()?;
     m.add_class::<live::PoissonSet>()?;

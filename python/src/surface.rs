@@ -58,20 +58,7 @@ pub(crate) fn sample_surface<'py>(
         radius_rule: radius_rule.map(|name| choice::<PairRule>(name, "radius_rule")).transpose()?,
         ..Settings::default()
     };
-    let (mesh, name) = match (path, vertices, faces) {
-        (Some(path), None, None) => {
-            if normals.is_some() || uvs.is_some() {
-                return Err(value_error(
-                    "normals and uvs come with vertices and faces, not with a mesh file",
-                ));
-            }
-            (cli::read_surface(&path).map_err(value_error)?, path)
-        }
-        (None, Some(vertices), Some(faces)) => {
-            (mesh_of(vertices, faces, normals, uvs)?, PathBuf::from("the mesh"))
-        }
-        _ => return Err(value_error("give a mesh file's path, or its vertices and faces")),
-    };
+    let (mesh, name) = mesh_from(path, vertices, faces, normals, uvs)?;
     let args = SurfaceArgs { mesh: name.clone(), density_texture, progressive, ratio, fill };
     let mesh = Arc::new(mesh);
     let interrupt = Interrupt::default();
@@ -97,6 +84,74 @@ pub(crate) fn sample_surface<'py>(
     result.set_item("attempts", set.attempts)?;
     result.set_item("unresolved", set.unresolved)?;
     Ok(result)
+}
+
+/// The point of the surface nearest to each of `points` (n, 3) of the mesh read from `path`
+/// or given as `vertices` and `faces` (as [`sample_surface`] takes them). Returns a dict:
+/// `points` (n, 3) the nearest points, `faces` (int64), `barycentrics` (n, 3) and
+/// `distances` (n,).
+#[pyfunction]
+#[pyo3(signature = (points, path = None, vertices = None, faces = None))]
+pub(crate) fn nearest_on_surface<'py>(
+    py: Python<'py>,
+    points: &Bound<'py, PyAny>,
+    path: Option<PathBuf>,
+    vertices: Option<&Bound<'py, PyAny>>,
+    faces: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (mesh, _) = mesh_from(path, vertices, faces, None, None)?;
+    let queries = read_points::<3>(points, "points")?;
+    let interrupt = Interrupt::default();
+    let stop = interrupt.clone();
+    let found = crate::interruptible_owned(py, &[&interrupt], move || {
+        let mut found = Vec::with_capacity(queries.len());
+        for p in &queries {
+            // Asked to stop (Ctrl-C): the caller has raised already, what is left is dropped.
+            if stop.is_set() {
+                break;
+            }
+            // Finite by `read_points`, so there is always an answer.
+            found.extend(
+                mesh.nearest(p).map(|near| (near, mesh.point_at(near.face, near.barycentric))),
+            );
+        }
+        found
+    })?;
+    let faces: Vec<i64> = found.iter().map(|(near, _)| near.face as i64).collect();
+    let result = PyDict::new(py);
+    result.set_item("faces", faces.into_pyarray(py))?;
+    result.set_item(
+        "barycentrics",
+        points_array(py, found.iter().map(|(near, _)| near.barycentric).collect())?,
+    )?;
+    let distances: Vec<f64> = found.iter().map(|(near, _)| near.distance).collect();
+    result.set_item("distances", distances.into_pyarray(py))?;
+    result.set_item("points", points_array(py, found.into_iter().map(|(_, q)| q).collect())?)?;
+    Ok(result)
+}
+
+/// The mesh read from `path` or made of the arrays, and the name its messages give it.
+fn mesh_from(
+    path: Option<PathBuf>,
+    vertices: Option<&Bound<'_, PyAny>>,
+    faces: Option<&Bound<'_, PyAny>>,
+    normals: Option<&Bound<'_, PyAny>>,
+    uvs: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(SurfaceMesh, PathBuf)> {
+    match (path, vertices, faces) {
+        (Some(path), None, None) => {
+            if normals.is_some() || uvs.is_some() {
+                return Err(value_error(
+                    "normals and uvs come with vertices and faces, not with a mesh file",
+                ));
+            }
+            Ok((cli::read_surface(&path).map_err(value_error)?, path))
+        }
+        (None, Some(vertices), Some(faces)) => {
+            Ok((mesh_of(vertices, faces, normals, uvs)?, PathBuf::from("the mesh")))
+        }
+        _ => Err(value_error("give a mesh file's path, or its vertices and faces")),
+    }
 }
 
 /// A surface from arrays: `vertices` (m, 3), `faces` (t, 3) of vertex indices, and optional

@@ -195,3 +195,59 @@ def test_bad_meshes_and_settings_are_one_line_errors(tmp_path):
         message = str(caught.value)
         assert words in message, (kwargs, message)
         assert "\n" not in message and "--" not in message, message
+
+
+def _segment_distance(p, a, b):
+    """Distance from p (3,) to each segment a–b (t, 3): the clamped projection."""
+    ab = b - a
+    t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.einsum("ij,ij->i", ab, ab), 0.0, 1.0)
+    return np.linalg.norm(p - (a + t[:, None] * ab), axis=1)
+
+
+def _brute_distance(vertices, faces, p):
+    """Distance from p to the mesh by brute force, another way than the library's regions:
+    the projection onto each triangle's plane where it falls inside (signs of the three
+    sub-triangles' normals), else the nearest of its three sides."""
+    a, b, c = (vertices[faces[:, k]] for k in range(3))
+    n = np.cross(b - a, c - a)
+    n /= np.linalg.norm(n, axis=1)[:, None]
+    height = np.einsum("ij,ij->i", p - a, n)
+    q = p - height[:, None] * n
+    inside = np.ones(len(faces), dtype=bool)
+    for u, v in ((a, b), (b, c), (c, a)):
+        inside &= np.einsum("ij,ij->i", np.cross(v - u, q - u), n) >= 0
+    sides = np.minimum.reduce([_segment_distance(p, u, v) for u, v in ((a, b), (b, c), (c, a))])
+    return np.where(inside, np.abs(height), sides).min()
+
+
+def test_nearest_points_against_brute_force_and_on_the_surface():
+    vertices, faces, _ = torus(24, 10)
+    rng = np.random.default_rng(5)
+    queries = rng.uniform(-1.8, 1.8, size=(120, 3))
+    near = pnd.nearest_on_surface((vertices, faces), queries)
+    assert isinstance(near, pnd.SurfaceNearest)
+    assert near.points.shape == (120, 3) and near.faces.dtype == np.int64
+    corners = vertices[faces[near.faces]]
+    rebuilt = np.einsum("nk,nkj->nj", near.barycentrics, corners)
+    assert np.allclose(rebuilt, near.points, atol=1e-12)
+    assert np.all(near.barycentrics >= 0) and np.allclose(near.barycentrics.sum(1), 1.0)
+    assert np.allclose(np.linalg.norm(queries - near.points, axis=1), near.distances, atol=1e-12)
+    brute = np.array([_brute_distance(vertices, faces, p) for p in queries])
+    assert np.allclose(near.distances, brute, rtol=1e-9, atol=1e-12)
+    # Points of the surface are their own nearest; a sample snaps back onto its faces.
+    sample = pnd.sample_surface((vertices, faces), n=200, rng=3)
+    again = pnd.nearest_on_surface({"vertices": vertices, "faces": faces}, sample.points)
+    assert again.distances.max() <= 1e-12
+    assert np.allclose(again.points, sample.points, atol=1e-12)
+
+
+def test_nearest_points_refuse_bad_input_in_one_line(tmp_path):
+    vertices, faces, _ = torus(8, 6)
+    for points, expected in [([[0.0, np.nan, 0.0]], "points"), (np.zeros((3, 2)), "shape")]:
+        with pytest.raises(ValueError, match=expected) as caught:
+            pnd.nearest_on_surface((vertices, faces), points)
+        assert "\n" not in str(caught.value)
+    with pytest.raises(ValueError, match=r"missing\.obj"):
+        pnd.nearest_on_surface(str(tmp_path / "missing.obj"), [[0.0, 0.0, 0.0]])
+    empty = pnd.nearest_on_surface((vertices, faces), np.zeros((0, 3)))
+    assert empty.points.shape == (0, 3) and empty.distances.shape == (0,)

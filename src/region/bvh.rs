@@ -1,5 +1,5 @@
 //! A bounding-volume hierarchy over boxes (a mesh's triangles): the index behind the mesh
-//! region's ray and box queries.
+//! region's ray and box queries and of the nearest point of a surface.
 
 /// A binary tree of axis-aligned boxes, built by median splits of the items' centres along
 /// the widest axis, with up to [`LEAF`] items a leaf. Flattened depth first: a node's left
@@ -73,9 +73,7 @@ impl Bvh {
         }
         false
     }
-}
 
-impl Bvh {
     /// Calls `visit` on the items of every leaf whose node boxes are all within `bound()` by
     /// `distance` (given a node's lower and upper corners; a lower bound on its items'
     /// distances), the nearer child of each node first, so that a shrinking `bound` (the
