@@ -10,10 +10,10 @@ fn modules_refer_only_down_the_layers() {
         &src,
         &[
             // Ground: points, boxes, the generator, errors, packing facts, defaults, the
-            // sampler traits.
+            // sampler traits, large scratch arrays.
             &[
                 "point", "error", "limits", "rng", "domain", "packing", "choice", "defaults",
-                "sampler",
+                "sampler", "scratch",
             ],
             // Concepts: radius fields and regions.
             &["field", "region"],
