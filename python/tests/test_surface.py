@@ -249,5 +249,8 @@ def test_nearest_points_refuse_bad_input_in_one_line(tmp_path):
         assert "\n" not in str(caught.value)
     with pytest.raises(ValueError, match=r"missing\.obj"):
         pnd.nearest_on_surface(str(tmp_path / "missing.obj"), [[0.0, 0.0, 0.0]])
+    # A point farther than the largest float keeps its place in the output, at distance inf.
+    far = pnd.nearest_on_surface((vertices, faces), [[0.0, 0.0, 0.0], [1.7e308, -1.7e308, 1e308]])
+    assert far.points.shape == (2, 3) and far.distances[1] == np.inf
     empty = pnd.nearest_on_surface((vertices, faces), np.zeros((0, 3)))
     assert empty.points.shape == (0, 3) and empty.distances.shape == (0,)

@@ -298,8 +298,10 @@ impl SurfaceMesh {
     }
 
     /// The point of the surface nearest to `p` in space: its face, barycentric coordinates
-    /// and distance; `None` for a point that is not finite. Degenerate triangles are never
-    /// the answer. The first query builds an index of the faces (a hierarchy of boxes, about
+    /// and distance; `None` only for a point that is not finite. The distance is infinite
+    /// where it passes the largest float (at such distances every face is as near, to
+    /// rounding, and the face given is one of them). Degenerate triangles are never the
+    /// answer. The first query builds an index of the faces (a hierarchy of boxes, about
     /// 32 bytes a triangle) and keeps it for the next (a clone of the mesh copies it); a
     /// query then reads the triangles near `p`. Where several faces are as near, the same one
     /// is given on every run.

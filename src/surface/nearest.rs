@@ -47,25 +47,36 @@ pub(super) fn triangle_index(mesh: &SurfaceMesh) -> Bvh {
 }
 
 /// The nearest point of `mesh` to `p` (finite), through the mesh's `index` of its faces.
+///
+/// Distances are compared at half their length (the same order: halving is exact above the
+/// subnormals): a finite point and a vertex within ±1e99 differ by at most about 1.8·10³⁰⁸
+/// along an axis, whose half-diagonal stays finite, so the walk tells nearer from farther
+/// even where the distance itself passes the largest float (and is given as infinite).
 pub(super) fn nearest(mesh: &SurfaceMesh, index: &Bvh, p: &Point<3>) -> Option<Nearest> {
-    let best: Cell<Option<Nearest>> = Cell::new(None);
-    let bound = || best.get().map_or(f64::INFINITY, |n| n.distance);
+    let half_length = |v: [f64; 3]| length(v.map(|x| 0.5 * x));
+    // The nearest face so far, its barycentrics and half its distance.
+    let best: Cell<Option<(usize, [f64; 3], f64)>> = Cell::new(None);
+    let bound = || best.get().map_or(f64::INFINITY, |(_, _, half)| half);
     index.nearest_first(
-        // The distance to a node's box: none of its triangles is nearer.
+        // Half the distance to a node's box: none of its triangles is nearer.
         |lower, upper| {
-            length(std::array::from_fn(|i| (lower[i] - p[i]).max(p[i] - upper[i]).max(0.0)))
+            half_length(std::array::from_fn(|i| (lower[i] - p[i]).max(p[i] - upper[i]).max(0.0)))
         },
         bound,
         |item| {
             let face = mesh.faces()[item as usize] as usize;
             let barycentric = nearest_in_triangle(p, &mesh.corners(face));
-            let distance = length(sub(*p, mesh.point_at(face, barycentric)));
-            if distance < bound() {
-                best.set(Some(Nearest { face, barycentric, distance }));
+            let half = half_length(sub(*p, mesh.point_at(face, barycentric)));
+            if half < bound() {
+                best.set(Some((face, barycentric, half)));
             }
         },
     );
-    best.get()
+    best.get().map(|(face, barycentric, _)| Nearest {
+        face,
+        barycentric,
+        distance: length(sub(*p, mesh.point_at(face, barycentric))),
+    })
 }
 
 /// The barycentric coordinates of the point of the triangle `corners` nearest to `p`.

@@ -577,6 +577,11 @@ fn the_nearest_point_takes_every_finite_point_and_skips_degenerate_faces() {
         let near = mesh.nearest(&p).expect("finite");
         assert!(near.distance.is_finite() && (near.distance / expected - 1.0).abs() < 1e-12);
     }
+    // Farther than the largest float: a face all the same (at that distance every face is
+    // as near, to rounding), the distance infinite.
+    let near = mesh.nearest(&[f64::MAX, f64::MAX, f64::MAX]).expect("finite");
+    assert_eq!(near.distance, f64::INFINITY);
+    assert!(near.barycentric.iter().all(|&b| (0.0..=1.0).contains(&b)));
     let tiny = mesh.nearest(&[5e-324, 0.0, 0.0]).expect("finite");
     assert!(tiny.distance > 0.9 && tiny.distance < 1.0);
     // A mesh at the smallest and largest scales: the distance scales with it.
