@@ -128,8 +128,6 @@ def nearest_on_surface(mesh: MeshLike, points: npt.ArrayLike) -> SurfaceNearest:
     ([[0.5, 0.25, 0.0], [1.0, 0.5, 0.0]], [2.0, 2.0])
     """
     path, arrays = _mesh_arguments(mesh)
-    if "normals" in arrays or "uvs" in arrays:
-        arrays = {"vertices": arrays["vertices"], "faces": arrays["faces"]}
     result = _native.nearest_on_surface(points, path, arrays.get("vertices"), arrays.get("faces"))
     return SurfaceNearest(**result)
 

@@ -120,6 +120,16 @@ impl Bvh {
     }
 }
 
+/// The lower and upper corners of a triangle's box: the item box the hierarchies over mesh
+/// faces are built from.
+pub(crate) fn triangle_box(corners: [[f64; 3]; 3]) -> ([f64; 3], [f64; 3]) {
+    let [a, b, c] = corners;
+    (
+        std::array::from_fn(|i| a[i].min(b[i]).min(c[i])),
+        std::array::from_fn(|i| a[i].max(b[i]).max(c[i])),
+    )
+}
+
 /// Builds the subtree over `order` (whose first item is `offset` in the full order) and
 /// returns its root's index.
 fn build(

@@ -1,6 +1,6 @@
 //! The inside of a closed 3D triangle mesh.
 
-use super::bvh::Bvh;
+use super::bvh::{Bvh, triangle_box};
 use super::{BoxClass, Region, check_finite};
 use crate::error::Error;
 use crate::point::Point;
@@ -94,16 +94,8 @@ impl Mesh {
             indexed.push([a as u32, b as u32, c as u32]);
         }
         check_closed(&indexed)?;
-        let boxes: Vec<([f64; 3], [f64; 3])> = indexed
-            .iter()
-            .map(|t| {
-                let [a, b, c] = t.map(|v| vertices[v as usize]);
-                (
-                    std::array::from_fn(|i| a[i].min(b[i]).min(c[i])),
-                    std::array::from_fn(|i| a[i].max(b[i]).max(c[i])),
-                )
-            })
-            .collect();
+        let boxes: Vec<([f64; 3], [f64; 3])> =
+            indexed.iter().map(|t| triangle_box(t.map(|v| vertices[v as usize]))).collect();
         let mut lower = [f64::INFINITY; 3];
         let mut upper = [f64::NEG_INFINITY; 3];
         for (lo, hi) in &boxes {

@@ -12,7 +12,7 @@
 
 use super::mesh::{SurfaceMesh, length, sub};
 use crate::point::Point;
-use crate::region::bvh::Bvh;
+use crate::region::bvh::{Bvh, triangle_box};
 use std::cell::Cell;
 
 /// Where a point of a surface lies: the face, its barycentric coordinates (the mesh's order,
@@ -30,19 +30,8 @@ pub struct Nearest {
 
 /// The index of a mesh's non-degenerate triangles, by their boxes.
 pub(super) fn triangle_index(mesh: &SurfaceMesh) -> Bvh {
-    let boxes: Vec<([f64; 3], [f64; 3])> = mesh
-        .faces()
-        .iter()
-        .map(|&face| {
-            let corners = mesh.corners(face as usize);
-            (
-                std::array::from_fn(|i| corners.iter().map(|c| c[i]).fold(f64::INFINITY, f64::min)),
-                std::array::from_fn(|i| {
-                    corners.iter().map(|c| c[i]).fold(f64::NEG_INFINITY, f64::max)
-                }),
-            )
-        })
-        .collect();
+    let boxes: Vec<([f64; 3], [f64; 3])> =
+        mesh.faces().iter().map(|&face| triangle_box(mesh.corners(face as usize))).collect();
     Bvh::new(&boxes)
 }
 
