@@ -38,10 +38,9 @@ pub(crate) trait CellHeads {
     fn head(&self, key: u64) -> u32;
     /// The slot for cell `key`'s newest point (created empty if missing).
     fn head_mut(&mut self, key: u64) -> &mut u32;
-    /// Reads the heads at `base` plus each of the layout's warm offsets and folds them into
-    /// one value (see [`Grid::warm_around`]); storage where that would cost more than it
-    /// saves reads nothing.
-    fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64) -> u32;
+    /// Asks the cache for the heads at `base` plus each of the layout's warm offsets (see
+    /// [`Grid::warm_around`]); storage where that would cost more than it saves asks nothing.
+    fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64);
     /// Calls `visit` with the newest point of each occupied neighbour cell of cell `base` in
     /// a closed domain, nearest first, until it returns true; returns whether it did.
     fn any_neighbour<const D: usize>(
@@ -99,12 +98,12 @@ impl CellHeads for DenseHeads {
         self.heads[key as usize]
     }
     #[inline(always)]
-    fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64) -> u32 {
-        // Offsets past the padding can leave the array near the faces: those reads are
-        // skipped (`get`), the others fold into the result.
-        layout.warm_offsets.iter().fold(0, |folded, &offset| {
-            folded ^ self.heads.get(base.wrapping_add(offset) as usize).copied().unwrap_or(0)
-        })
+    fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64) {
+        // Prefetches, not loads: nothing waits for them, and an offset past the padding near
+        // the faces (outside the array) asks for nothing harmful.
+        for &offset in &layout.warm_offsets {
+            prefetch_index::prefetch_index(&self.heads, base.wrapping_add(offset) as usize);
+        }
     }
     #[inline(always)]
     fn head_mut(&mut self, key: u64) -> &mut u32 {
@@ -178,9 +177,8 @@ impl CellHeads for HashedHeads {
     fn head(&self, key: u64) -> u32 {
         self.0.get(&key).copied().unwrap_or(NONE)
     }
-    fn warm<const D: usize>(&self, _layout: &GridLayout<D>, _base: u64) -> u32 {
+    fn warm<const D: usize>(&self, _layout: &GridLayout<D>, _base: u64) {
         // A hashed lookup per run would cost what it saves.
-        0
     }
     #[inline(always)]
     fn head_mut(&mut self, key: u64) -> &mut u32 {
@@ -338,18 +336,17 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         )
     }
 
-    /// Reads the cell heads that the candidates around `centre` (an active point) are about to
-    /// test, all at once, so that their cache misses overlap instead of each stalling one
-    /// candidate's test in turn. The value means nothing; the loads are the point (the caller
-    /// passes it to `black_box` so that they are kept). Closed domains only; elsewhere it
-    /// reads nothing.
+    /// Prefetches the cell heads that the candidates around `centre` (an active point) are
+    /// about to test, all at once, so that their cache misses overlap one another and the
+    /// candidates' draws instead of each stalling one candidate's test in turn (a prefetch,
+    /// unlike a load, holds nothing up while it is under way). Closed domains only; elsewhere
+    /// it asks nothing.
     #[inline]
-    pub(crate) fn warm_around(&self, centre: &Point<D>) -> u32 {
+    pub(crate) fn warm_around(&self, centre: &Point<D>) {
         let layout = &*self.layout;
-        if layout.warm_offsets.is_empty() {
-            return 0;
+        if !layout.warm_offsets.is_empty() {
+            self.heads.warm(layout, layout.key_of(&layout.cell_in_closed_box(centre)));
         }
-        self.heads.warm(layout, layout.key_of(&layout.cell_in_closed_box(centre)))
     }
 
     /// Whether the point of link `head` or an older point of its cell conflicts with `p`.

@@ -608,14 +608,25 @@ fn run_queue<const D: usize>(
     while eliminated.len() < m - target {
         let Some(k) = queue.pop() else { break };
         eliminated.push(k as u32);
-        if kept {
-            // The heaviest now is likely the next to go (unless one of k's neighbours was
-            // it): where its row starts is read while k's neighbours are lightened, so that
-            // the cache miss overlaps their work (reading the row's first entry too was no
-            // faster).
-            if let Some(next) = queue.peek() {
-                std::hint::black_box(start[next]);
+        // The heaviest now is likely the next to go (unless one of k's neighbours was it):
+        // what its removal reads first is prefetched, so that the cache misses overlap the
+        // work on k's neighbours. With rows, the start of its row (and of its weights);
+        // without, its point and its leaf, beside which lie the candidates of its cell. A
+        // load instead of a prefetch holds the work up once the miss is the oldest
+        // instruction left (reading a row's first entry was no faster than not at all).
+        if let Some(next) = queue.peek() {
+            if kept {
+                let at = start[next] as usize;
+                prefetch_index::prefetch_index(&neighbour[..], at);
+                if !weights.is_empty() {
+                    prefetch_index::prefetch_index(&weights[..], at);
+                }
+            } else {
+                prefetch_index::prefetch_index(points, next);
+                prefetch_index::prefetch_index(&queue.leaf, next);
             }
+        }
+        if kept {
             let range = start[k] as usize..start[k + 1] as usize;
             if !weights.is_empty() {
                 let lowered = neighbour[range.clone()].iter().zip(&weights[range]);

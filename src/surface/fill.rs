@@ -886,7 +886,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
     ///
     /// Every dart takes five generator words, whether it lands or misses: the bucket's, the
     /// piece's, the area test's and two for the spot in the piece. Its words can then be
-    /// drawn before the darts ahead of it are thrown, and its piece and triangle read early
+    /// drawn before the darts ahead of it are thrown, and its piece and triangle prefetched
     /// (two cache misses that would otherwise follow one another); words are drawn early only
     /// for darts sure to be thrown, so a run leaves the generator where dart-by-dart drawing
     /// would.
@@ -896,7 +896,7 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
         below: &impl Fn(usize, &[[f64; 3]; 3]) -> C::Spacing,
         rng: &mut R,
     ) -> f64 {
-        // How many darts ahead a dart's piece is read (its triangle one dart later).
+        // How many darts ahead a dart's piece is prefetched (its triangle one dart later).
         const AHEAD: u64 = 3;
         const RING: usize = AHEAD as usize + 1;
         // Pieces retired in the phase stay in place, marked, until its end: a draw of one is
@@ -941,20 +941,18 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
                 ring[drawn as usize % RING] = draw(rng);
                 drawn += 1;
             }
-            // The triangle of the dart `AHEAD − 1` on (its piece was read a dart ago) and the
-            // piece of the dart `AHEAD` on, as the buckets stand.
+            // Prefetched: the triangle of the dart `AHEAD − 1` on (its piece, prefetched a dart
+            // ago, is read) and the piece of the dart `AHEAD` on, as the buckets stand.
             let (near, far) = (dart + AHEAD - 1, dart + AHEAD);
             if near > dart && near < drawn {
                 let (b, k) = aim(&ring[near as usize % RING]);
                 if let Some(piece) = self.buckets[b].pieces.get(k) {
-                    std::hint::black_box(
-                        self.triangles.get(piece.face as usize).map(|t| t.piece_area),
-                    );
+                    prefetch_index::prefetch_index(&self.triangles, piece.face as usize);
                 }
             }
             if far < drawn {
                 let (b, k) = aim(&ring[far as usize % RING]);
-                std::hint::black_box(self.buckets[b].pieces.get(k).map(|piece| piece.face));
+                prefetch_index::prefetch_index(&self.buckets[b].pieces, k);
             }
             self.attempts += 1;
             let words = ring[dart as usize % RING];
