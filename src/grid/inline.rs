@@ -63,6 +63,16 @@ impl<const D: usize> InlineCells<D> {
         false
     }
 
+    /// Asks the cache for the cells [`any_near`](Self::any_near) reads around `p` (a point of
+    /// the domain), so that a test a few steps later finds them there.
+    #[inline(always)]
+    pub(crate) fn prefetch_near(&self, p: &Point<D>) {
+        let layout = &*self.layout;
+        for key in layout.block_around(&layout.cell_of(p)).keys() {
+            prefetch_index::prefetch_index(&self.cells, key as usize);
+        }
+    }
+
     /// Calls `visit` with the points of cell `key` until it returns true; returns whether it
     /// did.
     #[inline(always)]
