@@ -347,7 +347,11 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
     pub(crate) fn warm_around(&self, centre: &Point<D>) {
         let layout = &*self.layout;
         if !layout.warm_offsets.is_empty() {
-            self.heads.warm(layout, layout.key_of(&layout.cell_in_closed_box(centre)));
+            let base = layout.key_of(&layout.cell_in_closed_box(centre));
+            self.heads.warm(layout, base);
+            if let Some(cover) = &self.cover {
+                cover.warm(layout, base);
+            }
         }
     }
 
