@@ -68,7 +68,11 @@ impl Retired {
 /// was as fast as whole phases in 2D, 2^17 slower. They take 8·(D + 1) bytes each while
 /// sorted, plus the corner and place of those no earlier point turns down: about 24 MB in 2D,
 /// 56 MB in 6D, whatever the run's size.
-const DART_BATCH: usize = 1 << 20;
+const DART_BATCH: u64 = 1 << ORDER_BITS;
+
+/// The low bits of a batched dart's key, which hold its order of drawing (its cell above them).
+const ORDER_BITS: u32 = 20;
+const ORDER_MASK: u64 = (1 << ORDER_BITS) - 1;
 
 /// Level-0 darts are drawn in the whole box while at least this fraction of the cells is
 /// active; below it, most would land in retired cells, and darts pick from the list instead.
@@ -595,63 +599,70 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         target: usize,
         rng: &mut R,
     ) {
-        let mut batch: Vec<(u64, u32, W)> = Vec::new();
+        let mut batch: Vec<(u64, W)> = Vec::new();
         let mut open = Vec::new();
         let mut thrown = 0;
         while thrown < darts && retired.live > 0 && !self.full(target) {
-            let size = (darts - thrown).min(DART_BATCH as u64) as u32;
-            thrown += u64::from(size);
+            let size = (darts - thrown).min(DART_BATCH);
+            thrown += size;
             batch.clear();
             batch.extend((0..size).map(|order| {
                 let (slot, words) = draw(rng);
-                (slot, order, words)
+                // A slot indexes a list in memory, far below 2^(64 − ORDER_BITS).
+                debug_assert!(slot >> (64 - ORDER_BITS) == 0);
+                (slot << ORDER_BITS | order, words)
             }));
             self.throw_batch(&mut batch, &place, side, retired, &mut open, target);
         }
     }
 
     /// Throws one batch of [`throw_darts`](Self::throw_darts), each dart with its order of
-    /// drawing; `open` is scratch space.
+    /// drawing in the low `ORDER_BITS` bits of its key and its cell (`slot`) above them;
+    /// `open` is scratch space.
     fn throw_batch<W>(
         &mut self,
-        batch: &mut [(u64, u32, W)],
+        batch: &mut [(u64, W)],
         place: &impl Fn(u64, &W) -> Option<([f64; D], Point<D>)>,
         side: &[f64; D],
         retired: &mut Retired,
-        open: &mut Vec<(u32, u64, [f64; D], Point<D>)>,
+        open: &mut Vec<(u64, [f64; D], Point<D>)>,
         target: usize,
     ) {
-        batch.sort_unstable_by_key(|&(slot, order, _)| (slot, order));
+        // By cell, then order of drawing: one integer, so the sort compares and moves less.
+        batch.sort_unstable_by_key(|&(key, _)| key);
         open.clear();
         // Each dart is placed AHEAD darts before its test and its lookup cells prefetched
         // then, so that the cache misses of several tests overlap.
         let mut ahead = [None; AHEAD];
-        let placed = |i: usize| batch.get(i).and_then(|(slot, _, words)| place(*slot, words));
+        let placed =
+            |i: usize| batch.get(i).and_then(|(key, words)| place(key >> ORDER_BITS, words));
         for (i, placement) in ahead.iter_mut().enumerate() {
             *placement = placed(i);
             if let Some((_, dart)) = placement {
                 self.lookup.prefetch_near(dart);
             }
         }
-        for (i, (slot, order, _)) in batch.iter().enumerate() {
+        for (i, &(key, _)) in batch.iter().enumerate() {
+            let (slot, order) = (key >> ORDER_BITS, key & ORDER_MASK);
             let next = placed(i + AHEAD);
             if let Some((_, dart)) = &next {
                 self.lookup.prefetch_near(dart);
             }
             let this = std::mem::replace(&mut ahead[i % AHEAD], next);
-            if retired.is(*slot) {
+            if retired.is(slot) {
                 continue;
             }
             let Some((lo, dart)) = this else { continue };
             match self.test_dart(&dart, &lo, side) {
-                Dart::Accepted => open.push((*order, *slot, lo, dart)),
-                Dart::CellCovered => retired.retire(*slot),
+                Dart::Accepted => open.push((order << (64 - ORDER_BITS) | slot, lo, dart)),
+                Dart::CellCovered => retired.retire(slot),
                 Dart::Rejected => {}
             }
         }
-        open.sort_unstable_by_key(|&(order, ..)| order);
+        open.sort_unstable_by_key(|&(key, ..)| key);
         self.attempts += batch.len() as u64;
-        for (i, &(order, slot, lo, dart)) in open.iter().enumerate() {
+        for (i, &(key, lo, dart)) in open.iter().enumerate() {
+            let (order, slot) = (key >> (64 - ORDER_BITS), key & (u64::MAX >> ORDER_BITS));
             if let Some((.., ahead)) = open.get(i + AHEAD) {
                 self.lookup.prefetch_near(ahead);
             }
