@@ -693,7 +693,6 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let extent = *self.sampler.grid_domain.extent();
         let mut children = Vec::new();
         let mut near = Vec::new();
-        let mut covered: Vec<u64> = Vec::new();
         for lo in parents {
             // Every half has the parent's centre as a corner, so a point that covers a half
             // is closer than r to that centre.
@@ -705,8 +704,8 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             // A half's farthest-corner distance² is a sum over the axes of a term that
             // depends only on which half it takes along that axis: two terms per axis and
             // point, then a sum per half, and a point that covers no half costs no more.
-            covered.clear();
-            covered.resize((1usize << D).div_ceil(64), 0);
+            // A bit per half: 2^D ≤ 256 bits for every D the crate takes, on the stack.
+            let mut covered = [0u64; 4];
             for p in &near {
                 // Plain loops: as `array::from_fn` closures this was a call per point (a
                 // tenth of a 2D run's time).
