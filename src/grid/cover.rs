@@ -156,13 +156,11 @@ impl<const D: usize> Cover<D> {
         self.masks[key as usize] >> bit & 1 == 1
     }
 
-    /// Prefetches the masks at `base` plus each of the layout's warm offsets (the runs of
-    /// cells whose heads [`Grid::warm_around`](super::Grid::warm_around) prefetches).
+    /// Prefetches the masks of the runs of cells around cell `base` whose heads
+    /// [`Grid::warm_around`](super::Grid::warm_around) prefetches.
     #[inline(always)]
     pub(crate) fn warm(&self, layout: &GridLayout<D>, base: u64) {
-        for &offset in &layout.warm_offsets {
-            prefetch_index::prefetch_index(&self.masks, base.wrapping_add(offset) as usize);
-        }
+        layout.prefetch_warm_runs(&self.masks, base);
     }
 
     /// Marks the sub-cells, in the 3^D cells around its own, that the stored point `p`

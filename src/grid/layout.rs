@@ -348,6 +348,18 @@ impl<const D: usize> GridLayout<D> {
         })
     }
 
+    /// Prefetches the entries of `cells` (an array indexed by this layout's keys) at `base`
+    /// plus each warm offset: the runs of cells the candidates around an active point in cell
+    /// `base` will read ([`Grid::warm_around`](super::Grid::warm_around)). Prefetches, not
+    /// loads: nothing waits for them, and an offset past the padding near the faces (outside
+    /// the array) asks for nothing harmful.
+    #[inline(always)]
+    pub(super) fn prefetch_warm_runs<T>(&self, cells: &[T], base: u64) {
+        for &offset in &self.warm_offsets {
+            prefetch_index::prefetch_index(cells, base.wrapping_add(offset) as usize);
+        }
+    }
+
     /// The key of the cell of a point inside the domain.
     #[inline]
     pub(crate) fn key_near(&self, p: &Point<D>) -> u64 {

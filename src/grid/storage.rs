@@ -99,11 +99,7 @@ impl CellHeads for DenseHeads {
     }
     #[inline(always)]
     fn warm<const D: usize>(&self, layout: &GridLayout<D>, base: u64) {
-        // Prefetches, not loads: nothing waits for them, and an offset past the padding near
-        // the faces (outside the array) asks for nothing harmful.
-        for &offset in &layout.warm_offsets {
-            prefetch_index::prefetch_index(&self.heads, base.wrapping_add(offset) as usize);
-        }
+        layout.prefetch_warm_runs(&self.heads, base);
     }
     #[inline(always)]
     fn head_mut(&mut self, key: u64) -> &mut u32 {
