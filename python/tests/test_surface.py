@@ -42,7 +42,7 @@ def probes(vertices, faces, count: int, seed: int) -> np.ndarray:
     return c[:, 0] + s[:, None] * (c[:, 1] - c[:, 0]) + t[:, None] * (c[:, 2] - c[:, 0])
 
 
-@pytest.mark.parametrize("fill", ["darts", "front"])
+@pytest.mark.parametrize("fill", ["darts", "front", "boundary"])
 def test_a_fill_keeps_its_radius_and_covers_the_surface(fill):
     vertices, faces, _ = torus()
     r = 0.06
@@ -120,6 +120,7 @@ def write_obj(path, vertices, faces):
 
 
 @pytest.mark.parametrize("flags", [["--radius", 0.07], ["--radius", 0.07, "--fill", "front"],
+                                   ["--radius", 0.07, "--fill", "boundary"],
                                    ["--n", 300], ["--n", 300, "--progressive"]])
 def test_the_command_line_gives_the_same_points(tmp_path, run_cli, flags):
     vertices, faces, _ = torus()
@@ -130,7 +131,7 @@ def test_the_command_line_gives_the_same_points(tmp_path, run_cli, flags):
     table = np.genfromtxt(out, delimiter=",", names=True)
     kwargs = {"radius": 0.07} if flags[0] == "--radius" else {"n": 300}
     if "--fill" in flags:
-        kwargs["fill"] = "front"
+        kwargs["fill"] = flags[flags.index("--fill") + 1]
     if "--progressive" in flags:
         kwargs["progressive"] = True
     for source in (mesh, (vertices, faces)):

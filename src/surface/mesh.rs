@@ -323,6 +323,26 @@ impl SurfaceMesh {
         super::nearest::nearest(self, index, p)
     }
 
+    /// Calls `visit` with every non-degenerate face whose box comes within `reach` of the
+    /// box from `lower` to `upper` (and possibly a few farther ones), through the index
+    /// [`nearest`](Self::nearest) builds: every face with a point within `reach` of a point
+    /// of the box is among them.
+    pub(crate) fn faces_near(
+        &self,
+        (lower, upper): (Point<3>, Point<3>),
+        reach: f64,
+        mut visit: impl FnMut(u32),
+    ) {
+        let index = self.index.get_or_init(|| super::nearest::triangle_index(self));
+        index.any(
+            |low, high| (0..3).all(|i| low[i] - upper[i] <= reach && lower[i] - high[i] <= reach),
+            |item| {
+                visit(self.faces[item as usize]);
+                false
+            },
+        );
+    }
+
     /// The unit normal of triangle `face`, by the right-hand rule over its corners in order
     /// (zero for a degenerate triangle).
     pub fn face_normal(&self, face: usize) -> [f64; 3] {

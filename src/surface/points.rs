@@ -25,9 +25,12 @@ pub struct SurfacePoints {
     pub stop: StopReason,
     /// Darts or candidates drawn: the work done.
     pub attempts: u64,
-    /// Pieces of surface a maximal fill gave up on at its deepest subdivision, neither
-    /// proven covered nor given a point (0 in every run measured; see
-    /// docs/algorithms.md, "On surfaces").
+    /// Pieces of surface a maximal fill gave up on, neither proven covered nor given a
+    /// point: pieces at the deepest subdivision, or, for [`SurfaceFill::Boundary`], arcs of
+    /// about 10⁻⁶ of a turn where rounding kept a point out, and triangles too thin to frame
+    /// (0 in every run measured; see docs/algorithms.md, "On surfaces").
+    ///
+    /// [`SurfaceFill::Boundary`]: super::SurfaceFill::Boundary
     pub unresolved: u64,
 }
 

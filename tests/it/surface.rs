@@ -168,8 +168,8 @@ fn surfaces() -> Vec<(&'static str, SurfaceMesh, f64)> {
     ]
 }
 
-/// Both ways to a maximal fill.
-const METHODS: [SurfaceFill; 2] = [SurfaceFill::Darts, SurfaceFill::Front];
+/// Every way to a maximal fill.
+const METHODS: [SurfaceFill; 3] = [SurfaceFill::Darts, SurfaceFill::Front, SurfaceFill::Boundary];
 
 /// The fill of `mesh` at radius `r` by `method`.
 fn filler(mesh: &SurfaceMesh, r: f64, method: SurfaceFill) -> SurfacePoisson {
@@ -233,6 +233,62 @@ fn a_flat_patch_is_exactly_maximal() {
         let hole = crate::maximal::uncovered_vertex_2d(&domain, &flat, r);
         assert_eq!(hole, None, "seed {seed}, {method:?}: {} points", set.len());
     }
+}
+
+#[test]
+fn the_fill_along_the_edge_puts_every_nearest_neighbour_at_the_radius() {
+    for (name, mesh, r) in surfaces() {
+        let set = filler(&mesh, r, SurfaceFill::Boundary).fill_seeded(2);
+        let darts = filler(&mesh, r, SurfaceFill::Darts).fill_seeded(2);
+        for (i, p) in set.points.iter().enumerate() {
+            let nearest = set
+                .points
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, q)| dist2(p, q))
+                .fold(f64::INFINITY, f64::min)
+                .sqrt();
+            assert!(nearest >= r && nearest < r * (1.0 + 1e-9), "{name}: point {i} at {nearest}");
+        }
+        // Denser than the darts' fill, as boundary sampling is.
+        assert!(
+            set.len() as f64 > 1.1 * darts.len() as f64,
+            "{name}: {} vs {}",
+            set.len(),
+            darts.len()
+        );
+    }
+    // A sliver far thinner than rounding can frame, stacked copies of one square: every
+    // visit ends, pairs keep r, and no probe is left uncovered.
+    let sliver = SurfaceMesh::new(
+        vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, 1e-13, 0.0], [0.0, 1.0, 0.0]],
+        vec![[0, 1, 2], [0, 1, 3], [2, 1, 0]],
+    )
+    .unwrap();
+    let stacked = SurfaceMesh::new(
+        vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+        (0..40).flat_map(|_| [[0, 1, 2], [0, 2, 3]]).collect(),
+    )
+    .unwrap();
+    for (name, mesh) in [("sliver", sliver), ("stacked", stacked)] {
+        let r = 0.05;
+        let set = filler(&mesh, r, SurfaceFill::Boundary).fill_seeded(1);
+        assert_eq!(set.stop, StopReason::Exhausted, "{name}");
+        assert!(closest(&set.points) >= r, "{name}");
+        for (f, p) in probes(&mesh, 5000, 3) {
+            let near = set.points.iter().map(|q| dist2(&p, q)).fold(f64::INFINITY, f64::min);
+            assert!(near < r * r * (1.0 + 1e-9), "{name}: probe {p:?} on face {f}");
+        }
+    }
+    // Under a density it fills as the fronts do.
+    let mesh = patch(6);
+    let per_vertex: Vec<f64> = mesh.vertices().iter().map(|v| v[0]).collect();
+    let density = SurfaceDensity::per_vertex(per_vertex, DensityMapping::Lerp, 0.02, 0.08).unwrap();
+    let sampler = SurfacePoisson::with_density(mesh, density, PairRule::Max).unwrap();
+    let edge = sampler.clone().with_fill(SurfaceFill::Boundary);
+    assert_eq!(edge.fill_method(), SurfaceFill::Boundary);
+    assert_eq!(edge.fill_seeded(3), sampler.with_fill(SurfaceFill::Front).fill_seeded(3));
 }
 
 #[test]
@@ -312,6 +368,10 @@ fn reruns_are_bit_identical() {
     assert_ne!(front.fill_seeded(11).points, a.points);
     // The method survives a new point limit.
     assert_eq!(front.with_max_points(1 << 20).unwrap().fill_method(), SurfaceFill::Front);
+    let edge = filler(&mesh, 0.08, SurfaceFill::Boundary);
+    assert_eq!(edge.fill_seeded(11), edge.clone().fill_seeded(11));
+    assert_ne!(edge.fill_seeded(11).points, edge.fill_seeded(12).points);
+    assert_eq!(edge.with_max_points(1 << 20).unwrap().fill_method(), SurfaceFill::Boundary);
     let a = SurfaceElimination::new(mesh.clone()).sample_seeded(900, 11);
     let b = SurfaceElimination::new(mesh.clone()).sample_seeded(900, 11);
     assert_eq!(a, b);
@@ -401,9 +461,11 @@ fn the_point_limit_must_hold_the_densest_packing() {
         panic!("a limit of 100 points at radius 0.05 on the unit sphere is refused");
     };
     let limit = estimated_points.ceil() as usize;
-    let set = sampler.with_max_points(limit).unwrap().fill_seeded(1);
-    assert_eq!(set.stop, StopReason::Exhausted);
-    assert!(set.len() < limit, "{} of {limit}", set.len());
+    for method in METHODS {
+        let set = sampler.clone().with_fill(method).with_max_points(limit).unwrap().fill_seeded(1);
+        assert_eq!(set.stop, StopReason::Exhausted, "{method:?}");
+        assert!(set.len() < limit, "{method:?}: {} of {limit}", set.len());
+    }
     assert!(SurfacePoisson::new(sphere(1.0, 12, 24), 0.05).unwrap().with_max_points(0).is_err());
     let eliminated = SurfaceElimination::new(sphere(1.0, 12, 24))
         .with_max_points(50)
@@ -502,8 +564,8 @@ fn extreme_magnitudes_sample_as_the_unit_mesh_scaled() {
         let triangles = unit.triangles().iter().map(|t| t.map(|v| v as usize)).collect();
         SurfaceMesh::new(vertices, triangles)
     };
-    let reference = SurfacePoisson::new(sphere(1.0, 10, 20), 0.2).unwrap().fill_seeded(1);
     for (scale, method) in [1e-90, 1e90].into_iter().flat_map(|s| METHODS.map(|m| (s, m))) {
+        let reference = filler(&sphere(1.0, 10, 20), 0.2, method).fill_seeded(1);
         let mesh = scaled(scale).unwrap();
         let r = 0.2 * scale;
         let set = filler(&mesh, r, method).fill_seeded(1);

@@ -270,9 +270,10 @@ mod tests {
         assert_eq!(sampler_colour("no-such"), sampler_colour("no-such"));
         assert!(OTHER_COLOURS.iter().all(|c| !colours.contains(c)));
         // The surface samplers and the density target, charted beside each other, differ.
-        let others: Vec<_> = ["fill", "fill-fronts", "elimination", "uniform", "target"]
-            .map(sampler_colour)
-            .to_vec();
+        let others: Vec<_> =
+            ["fill", "fill-fronts", "fill-boundary", "elimination", "uniform", "target"]
+                .map(sampler_colour)
+                .to_vec();
         for (i, a) in others.iter().enumerate() {
             assert!(others[i + 1..].iter().all(|b| a != b));
         }

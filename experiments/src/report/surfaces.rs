@@ -24,12 +24,12 @@ pub const SUBDIVISIONS: u32 = 5;
 /// Probes over the area for the coverage.
 pub const PROBES: usize = 200_000;
 /// The samplers, in the section's order.
-pub const SAMPLERS: [&str; 4] = ["fill", "fill-fronts", "elimination", "uniform"];
+pub const SAMPLERS: [&str; 5] = ["fill", "fill-fronts", "fill-boundary", "elimination", "uniform"];
 
 /// One point set on the surface.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SurfaceRun {
-    /// `"fill"`, `"elimination"` or `"uniform"`.
+    /// One of [`SAMPLERS`].
     pub sampler: String,
     /// Its seed.
     pub seed: u64,
@@ -54,7 +54,7 @@ pub struct SurfacesResult {
     pub triangles: usize,
     /// Its area.
     pub area: f64,
-    /// Fill, fill by the front, elimination, uniform.
+    /// Fill, fill by the front, fill along the edge, elimination, uniform.
     pub runs: Vec<SurfaceRun>,
 }
 
@@ -62,7 +62,7 @@ fn failed(e: poisson_nd::Error) -> ReportError {
     ReportError::Figure { section: "On surfaces", message: e.to_string() }
 }
 
-/// Samples the surface four ways (seeds from `base_seed`); the elimination and the uniform
+/// Samples the surface five ways (seeds from `base_seed`); the elimination and the uniform
 /// points are as many as the fill gave.
 pub fn measure(
     base_seed: u64,
@@ -77,10 +77,14 @@ pub fn measure(
     let set = timed(timings, "fill", seed, || fill.fill_seeded(seed));
     let count = set.0.len();
     runs.push(run(&mesh, "fill", seed, None, set, Some(RADIUS))?);
-    let front = fill.with_fill(SurfaceFill::Front);
+    let front = fill.clone().with_fill(SurfaceFill::Front);
     let seed = figure_seed(base_seed, "surfaces", "fill-fronts");
     let set = timed(timings, "fill-fronts", seed, || front.fill_seeded(seed));
     runs.push(run(&mesh, "fill-fronts", seed, None, set, Some(RADIUS))?);
+    let boundary = fill.with_fill(SurfaceFill::Boundary);
+    let seed = figure_seed(base_seed, "surfaces", "fill-boundary");
+    let set = timed(timings, "fill-boundary", seed, || boundary.fill_seeded(seed));
+    runs.push(run(&mesh, "fill-boundary", seed, None, set, Some(RADIUS))?);
     let seed = figure_seed(base_seed, "surfaces", "elimination");
     let set = timed(timings, "elimination", seed, || elimination.sample_seeded(count, seed));
     runs.push(run(&mesh, "elimination", seed, Some(count), set, None)?);
@@ -144,8 +148,8 @@ fn run(
 /// What the numbers say, computed.
 fn reading(result: &SurfacesResult) -> String {
     let by = |name: &str| result.runs.iter().find(|r| r.sampler == name);
-    let (Some(fill), Some(front), Some(elimination), Some(uniform)) =
-        (by("fill"), by("fill-fronts"), by("elimination"), by("uniform"))
+    let (Some(fill), Some(front), Some(edge), Some(elimination), Some(uniform)) =
+        (by("fill"), by("fill-fronts"), by("fill-boundary"), by("elimination"), by("uniform"))
     else {
         return String::new();
     };
@@ -162,7 +166,8 @@ fn reading(result: &SurfacesResult) -> String {
     let exact = elimination.asked == Some(elimination.points.len());
     format!(
         "The fill {}; fill-fronts {}, with {} points against {} at a relative \
-         radius of {}. Elimination gives {} the {} points asked for, at a relative radius of \
+         radius of {}; fill-boundary {}, with {} points at a relative radius of {}, every \
+         point's nearest neighbour at r. Elimination gives {} the {} points asked for, at a relative radius of \
          {} against the fill's {}; uniform points, as many, come as close as {} d_max and \
          leave gaps of {} d_max.",
         keeps(fill),
@@ -170,6 +175,9 @@ fn reading(result: &SurfacesResult) -> String {
         front.points.len(),
         fill.points.len(),
         significant(front.metrics.relative_radius, 4),
+        keeps(edge),
+        edge.points.len(),
+        significant(edge.metrics.relative_radius, 4),
         if exact { "exactly" } else { "NOT exactly" },
         elimination.asked.unwrap_or(0),
         significant(elimination.metrics.relative_radius, 4),
@@ -215,7 +223,9 @@ pub fn section(result: &SurfacesResult) -> Result<Section, ReportError> {
              points at r = {} until no point of the surface has room (a maximal set), each \
              uniform over the surface not yet covered; fill-fronts reaches a maximal set \
              faster, by Bridson's front walking on the surface and darts into the gaps it \
-             leaves; \
+             leaves; fill-boundary places each new point just beyond r from an earlier one, \
+             wherever the edge of the surface that point covers is not yet covered \
+             (Dunbar and Humphreys's boundary sampling), denser and faster still; \
              elimination draws five candidates per point uniformly over the area and removes \
              the most crowded until exactly as many remain as the fill gave; uniform points \
              are white noise on the surface. Distances are Euclidean in 3D. d_max is the \

@@ -223,6 +223,7 @@ fn quick_report_writes_every_file_with_the_expected_content() {
             "regions-torus-bridson.svg",
             "surfaces-fill.svg",
             "surfaces-fill-fronts.svg",
+            "surfaces-fill-boundary.svg",
             "surfaces-elimination.svg",
             "surfaces-uniform.svg",
             "chunked-spectrum.svg",
@@ -486,15 +487,18 @@ fn check_generated_sections(out: &Path, data: &ReportData) {
     let surfaces = &data.surfaces;
     let names: Vec<&str> = surfaces.runs.iter().map(|r| r.sampler.as_str()).collect();
     assert_eq!(names, surfaces::SAMPLERS);
-    let [fill, fronts, elimination, uniform] = [0, 1, 2, 3].map(|k| &surfaces.runs[k]);
+    let [fill, fronts, edge, elimination, uniform] = [0, 1, 2, 3, 4].map(|k| &surfaces.runs[k]);
     assert!(fill.points.len() > 1000, "{}", fill.points.len());
-    for maximal in [fill, fronts] {
+    for maximal in [fill, fronts, edge] {
         assert!(maximal.metrics.d_min >= surfaces::RADIUS, "{}", maximal.sampler);
         assert!(maximal.metrics.coverage.largest_gap < surfaces::RADIUS, "{}", maximal.sampler);
     }
     assert_ne!(fronts.points, fill.points);
     let counts = fronts.points.len() as f64 / fill.points.len() as f64;
     assert!((0.97..1.0).contains(&counts), "{counts}");
+    // Along the edge: denser (every point's nearest neighbour at r), a higher relative radius.
+    assert!(edge.points.len() as f64 > 1.2 * fill.points.len() as f64, "{}", edge.points.len());
+    assert!(edge.metrics.relative_radius > fill.metrics.relative_radius + 0.05);
     assert_eq!(elimination.points.len(), fill.points.len());
     assert_eq!(uniform.points.len(), fill.points.len());
     assert!(elimination.metrics.relative_radius > 0.6, "{:?}", elimination.metrics);

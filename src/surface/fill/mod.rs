@@ -2,6 +2,8 @@
 //! pieces, refined until none is left (Ebeida et al.'s active-cell scheme, with triangles
 //! for cells).
 
+mod boundary;
+
 use super::mesh::{SurfaceMesh, folded, length, point_in, sub};
 use super::points::SurfacePoints;
 use super::radius::SurfaceDensity;
@@ -85,8 +87,13 @@ pub struct SurfacePoisson {
     /// Each triangle's level-0 split at the smallest radius (1 for a degenerate one): a
     /// constant radius's splits.
     splits: Arc<Vec<u32>>,
-    /// The triangles joined for walks, with [`SurfaceFill::Front`].
+    /// How the fill is reached.
+    method: SurfaceFill,
+    /// The triangles joined for walks, with [`SurfaceFill::Front`] (and
+    /// [`SurfaceFill::Boundary`] under a density, which fills as `Front` does).
     walker: Option<Arc<Walker>>,
+    /// The triangles' planes, with [`SurfaceFill::Boundary`] at one radius.
+    planes: Option<Arc<Vec<Option<boundary::Plane>>>>,
 }
 
 /// How [`SurfacePoisson`] reaches a maximal fill. Both place no two points closer than the
@@ -107,15 +114,26 @@ pub enum SurfaceFill {
     /// neighbourhood: about 1.8× faster at 10⁶ points (docs/performance.md). Other points
     /// for a seed than `Darts`, about 1% fewer, of the same spread.
     Front,
+    /// Samples placed on the edge of the covered surface (Dunbar and Humphreys's boundary
+    /// sampling, on triangles): each sample, in turn, gets new samples just beyond the radius
+    /// from it wherever the edge of its sphere on the surface is not yet covered, at a
+    /// uniformly random angle of what is left. No pieces and no darts: the edges' arcs,
+    /// worked out exactly, prove the fill maximal. Each sample but the first of each
+    /// piece of the surface lies at the radius (plus about 2^-45 of the coordinates' size)
+    /// from an earlier one, so pairs at that distance are more frequent than in the other
+    /// fills, and there are more points (docs/algorithms.md). Under a
+    /// [`SurfaceDensity`] it fills as [`Front`](Self::Front) does.
+    Boundary,
 }
 
 impl crate::Choice for SurfaceFill {
-    const ALL: &'static [Self] = &[SurfaceFill::Darts, SurfaceFill::Front];
+    const ALL: &'static [Self] = &[SurfaceFill::Darts, SurfaceFill::Front, SurfaceFill::Boundary];
 
     fn name(self) -> &'static str {
         match self {
             SurfaceFill::Darts => "darts",
             SurfaceFill::Front => "front",
+            SurfaceFill::Boundary => "boundary",
         }
     }
 
@@ -125,6 +143,7 @@ impl crate::Choice for SurfaceFill {
             SurfaceFill::Front => {
                 "Bridson's front walking on the surface, then darts into the rest"
             }
+            SurfaceFill::Boundary => "samples placed on the uncovered edge of the covered surface",
         }
     }
 }
@@ -229,24 +248,31 @@ impl SurfacePoisson {
             layout: Arc::new(layout),
             order,
             splits: Arc::new(splits),
+            method: SurfaceFill::Darts,
             walker: None,
+            planes: None,
         })
     }
 
     /// The same sampler reaching its fill by `method` ([`SurfaceFill::Darts`] unless set).
     pub fn with_fill(mut self, method: SurfaceFill) -> Self {
-        self.walker = match method {
-            SurfaceFill::Darts => None,
-            SurfaceFill::Front => {
-                Some(self.walker.unwrap_or_else(|| Arc::new(Walker::new(&self.mesh))))
-            }
+        let constant = matches!(self.radius, Radius::Constant(_));
+        let walks = match method {
+            SurfaceFill::Darts => false,
+            SurfaceFill::Front => true,
+            SurfaceFill::Boundary => !constant,
         };
+        self.walker =
+            walks.then(|| self.walker.unwrap_or_else(|| Arc::new(Walker::new(&self.mesh))));
+        self.planes = (method == SurfaceFill::Boundary && constant)
+            .then(|| self.planes.unwrap_or_else(|| Arc::new(boundary::planes(&self.mesh))));
+        self.method = method;
         self
     }
 
     /// How the sampler reaches its fill.
     pub fn fill_method(&self) -> SurfaceFill {
-        if self.walker.is_some() { SurfaceFill::Front } else { SurfaceFill::Darts }
+        self.method
     }
 
     /// The surface.
@@ -280,6 +306,15 @@ impl SurfacePoisson {
                 let at = |_: usize, _: [f64; 3]| ();
                 let below = |_: usize, _: &[[f64; 3]; 3]| ();
                 let face_split = |face: usize| self.splits[face];
+                if let Some(planes) = &self.planes {
+                    return if layout.is_dense() {
+                        let grid = Grid::<3, DenseHeads, _>::new(layout, rule, capacity);
+                        Run::new(self, grid).fill_boundary(planes, rng)
+                    } else {
+                        let grid = Grid::<3, HashedHeads, _>::new(layout, rule, capacity);
+                        Run::new(self, grid).fill_boundary(planes, rng)
+                    };
+                }
                 let (points, _) = if layout.is_dense() {
                     let grid = Grid::<3, DenseHeads, _>::new(layout, rule, capacity);
                     Run::new(self, grid).fill(&at, &below, &face_split, rng)
@@ -706,6 +741,11 @@ impl<'a, H: CellHeads, C: Covering> Run<'a, H, C> {
                 self.refine(below);
             }
         };
+        self.finish(stop)
+    }
+
+    /// The points placed and why the run stopped, and the rule (which keeps their radii).
+    fn finish(self, stop: StopReason) -> (SurfacePoints, C) {
         let (points, rule) = self.grid.into_points_and_rule();
         let set = SurfacePoints {
             points,
