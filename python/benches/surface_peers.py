@@ -20,8 +20,9 @@ Measured, for each N and each run (the tools interleaved within a run):
 - poisson-nd, exact N: `experiments sample surface --mesh M --n N` (sample elimination of
   5·N candidates). Seconds are the `time=` the command prints (sampling only, the mesh
   already read); the whole process's wall time is kept too.
-- poisson-nd, maximal fill: `experiments sample surface --mesh M --radius R`, R calibrated by
-  one untimed run so that the fill gives about N points.
+- poisson-nd, maximal fill: `experiments sample surface --mesh M --radius R --fill F` (F from
+  `--fill`: darts, the default, front or boundary), R calibrated by one untimed run so that
+  the fill gives about N points.
 - trimesh: `trimesh.sample.sample_surface_even(mesh, N, seed=S)` (3·N uniform points, then
   those closer than sqrt(A / 3N) removed; it may return fewer than N).
 - Open3D: `TriangleMesh.sample_points_poisson_disk(N)` (Yuksel's sample elimination of 5·N
@@ -184,12 +185,12 @@ STDERR_LINE = re.compile(r"points=(\d+) time=([0-9.eE+-]+)s")
 
 
 def run_ours(binary: Path, mesh: Path, out: Path, seed: int, n: int | None = None,
-             radius: float | None = None) -> tuple[Array, float, float, float, str]:
+             radius: float | None = None, fill: str = "darts") -> tuple[Array, float, float, float, str]:
     """One `experiments sample surface` process: points, its own sampling time, the
     process's wall and CPU times, and the line it printed."""
     command = [str(binary), "sample", "surface", "--mesh", str(mesh), "--seed", str(seed),
                "--out", str(out)]
-    command += ["--n", str(n)] if n is not None else ["--radius", repr(radius)]
+    command += ["--n", str(n)] if n is not None else ["--radius", repr(radius), "--fill", fill]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
@@ -284,6 +285,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="run k uses seed + k")
     parser.add_argument("--tools", default=",".join(TOOLS), help="which of poisson-nd,trimesh,open3d")
     parser.add_argument("--binary", type=Path, default=REPO / "target" / "release" / "experiments")
+    parser.add_argument("--fill", default="darts", choices=["darts", "front", "boundary"],
+                        help="how poisson-nd's maximal fill is reached (sample surface --fill)")
     parser.add_argument("--skip-open3d-above", type=int, help="no Open3D runs for N above this")
     parser.add_argument("--out-json", type=Path, help="write every run and the summary here")
     args = parser.parse_args()
@@ -340,7 +343,8 @@ def main() -> None:
         if "poisson-nd" in tools:
             for n in ns:
                 guess = (0.7 * area / n) ** 0.5
-                points, _, _, _, line = run_ours(args.binary, mesh_path, out_path, args.seed, radius=guess)
+                points, _, _, _, line = run_ours(args.binary, mesh_path, out_path, args.seed, radius=guess,
+                                                 fill=args.fill)
                 their_area = re.search(r"area=(\S+)", line)
                 if their_area is None or abs(float(their_area.group(1)) - area) > 1e-9 * area:
                     raise RuntimeError(f"experiments read another area ({line}); the mesh has {area}")
@@ -370,8 +374,8 @@ def main() -> None:
                            stderr=line)
                     r = radii[n]
                     points, seconds, wall, cpu, line = run_ours(args.binary, mesh_path, out_path, seed,
-                                                                radius=r)
-                    record("poisson-nd", "fill", n, seed, points, seconds, wall=wall, cpu=cpu,
+                                                                radius=r, fill=args.fill)
+                    record("poisson-nd", f"fill-{args.fill}", n, seed, points, seconds, wall=wall, cpu=cpu,
                            stderr=line, radius=r)
                 if tm_mesh is not None:
                     cpu, start = time.process_time(), time.perf_counter()
