@@ -1,6 +1,7 @@
 //! The maximal Poisson-disk fill of a surface: dart throwing into the triangles' uncovered
 //! pieces, refined until none is left (Ebeida et al.'s active-cell scheme, with triangles
-//! for cells).
+//! for cells), optionally after fronts walking on the surface; or new samples on the edge of
+//! the covered surface (`boundary`).
 
 mod boundary;
 
@@ -56,7 +57,9 @@ fn deepest_level(n: u32) -> u32 {
 /// was uniform over the surface not yet covered, exactly as in dart throwing run to
 /// saturation (docs/algorithms.md, "On surfaces"). That is the default,
 /// [`SurfaceFill::Darts`]; [`with_fill`](Self::with_fill)`(`[`SurfaceFill::Front`]`)` places
-/// most points with Bridson's front walking on the surface first, faster on large fills.
+/// most points with Bridson's front walking on the surface first, faster on large fills, and
+/// [`SurfaceFill::Boundary`] needs no pieces: it places each new sample on the uncovered edge
+/// of what the samples cover, fastest on large fills, with denser, more regular points.
 ///
 /// With a [`SurfaceDensity`] each point gets the radius of the density where it lies, and
 /// two points keep the distance the [`PairRule`] gives their radii; a piece is covered by a
@@ -96,7 +99,7 @@ pub struct SurfacePoisson {
     planes: Option<Arc<Vec<Option<boundary::Plane>>>>,
 }
 
-/// How [`SurfacePoisson`] reaches a maximal fill. Both place no two points closer than the
+/// How [`SurfacePoisson`] reaches a maximal fill. All place no two points closer than the
 /// radius and stop only when every point of the surface is within the radius of a sample;
 /// they differ in how the samples are chosen on the way, hence in speed and in the points a
 /// seed gives (docs/algorithms.md, "On surfaces").
