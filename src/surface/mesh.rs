@@ -536,6 +536,11 @@ pub(crate) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
+#[inline(always)]
+pub(crate) fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
 /// A point uniform in the triangle `s, t ≥ 0, s + t ≤ 1` from two generator words: the unit
 /// square's point folded onto the triangle below its diagonal.
 #[inline]

@@ -13,7 +13,7 @@
 //! On a flat part of the surface a walk of length `d` ends exactly `d` away (to rounding);
 //! over a fold it ends closer in space than it walked, which the front's distance test sees.
 
-use super::mesh::{SurfaceMesh, cross, normalised, point_in, sub};
+use super::mesh::{SurfaceMesh, cross, dot, normalised, point_in, sub};
 use crate::engine::shell::{PairedShell, ShellDraw};
 use crate::limits::power_of_two;
 use crate::point::Point;
@@ -221,11 +221,6 @@ fn frame(corners: [Point<3>; 3]) -> Frame {
     let u = unit(s1);
     let w = unit(cross(unit(cross(s1, s2)), u));
     Frame { gradients: [g1, g2], axes: [u, w], ..none }
-}
-
-#[inline(always)]
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// `v` over its length ([`normalised`]; zero for a zero vector, which no walk meets).

@@ -17,7 +17,7 @@ use crate::limits::power_of_two;
 use crate::point::Point;
 use crate::rng::fraction_of;
 use crate::sampler::StopReason;
-use crate::surface::mesh::{SurfaceMesh, cross, normalised, point_in, sub};
+use crate::surface::mesh::{SurfaceMesh, cross, dot, normalised, point_in, sub};
 use crate::surface::points::SurfacePoints;
 use rand::Rng;
 use std::f64::consts::TAU;
@@ -111,6 +111,8 @@ struct Arcs {
     open: Vec<(f64, f64)>,
     /// Scratch for a cut.
     next: Vec<(f64, f64)>,
+    /// Scratch for a draw: each open arc's length in radians.
+    lengths: Vec<f64>,
 }
 
 impl Arcs {
@@ -170,13 +172,11 @@ impl Arcs {
             let turn = libm::atan2(u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1]);
             if turn <= 0.0 { turn + TAU } else { turn }
         };
-        self.next.clear();
-        self.next.extend(self.open.iter().map(|&arc| (angle(arc), 0.0)));
-        let total: f64 = self.next.iter().map(|l| l.0).sum();
-        let mut at = fraction * total;
+        self.lengths.clear();
+        self.lengths.extend(self.open.iter().map(|&arc| angle(arc)));
+        let mut at = fraction * self.lengths.iter().sum::<f64>();
         let last = self.open.len() - 1;
-        for (k, &(lo, _)) in self.open.iter().enumerate() {
-            let length = self.next[k].0;
+        for (k, (&(lo, _), &length)) in self.open.iter().zip(&self.lengths).enumerate() {
             if at < length || k == last {
                 let u = undiamond(lo);
                 let norm = (u[0] * u[0] + u[1] * u[1]).sqrt();
@@ -203,12 +203,28 @@ struct Visit {
     arcs: Arcs,
 }
 
-/// The circle a sphere of radius `r` about a point at height `h` and plane coordinates
-/// `centre` cuts in a plane: its centre and radius, or `None` where it misses the plane.
+/// The radius of the circle a sphere of radius `r` about a point at height `h` cuts in a
+/// plane (centred on the point's projection), or `None` where it misses the plane.
 #[inline(always)]
-fn cut(centre: [f64; 2], h: f64, r: f64) -> Option<([f64; 2], f64)> {
+fn circle_radius(h: f64, r: f64) -> Option<f64> {
     let rho_squared = r * r - h * h;
-    (rho_squared > 0.0).then(|| (centre, rho_squared.sqrt()))
+    (rho_squared > 0.0).then(|| rho_squared.sqrt())
+}
+
+/// Covers on `arcs` (of the circle `centre`, `rho` in `plane`) the angles within `r` of the
+/// sample at `q`.
+#[inline(always)]
+fn cover_by_sample(
+    arcs: &mut Arcs,
+    plane: &Plane,
+    (centre, rho): ([f64; 2], f64),
+    q: &Point<3>,
+    r: f64,
+) {
+    let (centre_q, h_q) = plane.local(q);
+    if let Some(rho_q) = circle_radius(h_q, r) {
+        cover_by_disk(arcs, centre, rho, centre_q, rho_q);
+    }
 }
 
 /// Covers on `arcs` (of the circle `centre`, `rho`) the angles the disk of radius `rho_q`
@@ -329,7 +345,7 @@ impl<H: CellHeads> Run<'_, H, ConstantRadius> {
             let face = visit.faces[k];
             let Some(plane) = &planes[face as usize] else { continue };
             let (centre, h) = plane.local(&x);
-            let Some((_, rho)) = cut(centre, h, r) else { continue };
+            let Some(rho) = circle_radius(h, r) else { continue };
             let rho_out = (out * out - h * h).sqrt();
             let arcs = &mut visit.arcs;
             if !clip(arcs, plane, centre, rho) {
@@ -341,10 +357,7 @@ impl<H: CellHeads> Run<'_, H, ConstantRadius> {
                     break;
                 }
                 if q != index {
-                    let (centre_q, h_q) = plane.local(&points[q as usize]);
-                    if let Some((_, rho_q)) = cut(centre_q, h_q, r) {
-                        cover_by_disk(arcs, centre, rho, centre_q, rho_q);
-                    }
+                    cover_by_sample(arcs, plane, (centre, rho), &points[q as usize], r);
                 }
             }
             let mut failures = 0;
@@ -379,19 +392,11 @@ impl<H: CellHeads> Run<'_, H, ConstantRadius> {
                 }
                 let new = self.store(face, b, p, ());
                 visit.near.push(new);
-                let (centre_q, h_q) = plane.local(&p);
-                if let Some((_, rho_q)) = cut(centre_q, h_q, r) {
-                    cover_by_disk(arcs, centre, rho, centre_q, rho_q);
-                }
+                cover_by_sample(arcs, plane, (centre, rho), &p, r);
             }
         }
         true
     }
-}
-
-#[inline(always)]
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 #[cfg(test)]
