@@ -22,7 +22,13 @@ resident set (`getrusage` of the child).
     python python/benches/cpp_peers.py --thinks03 /path/to/pds-v0.3 \\
         --tph /path/to/poisson-disk-sampling --cy /path/to/cyCodeBase [--rounds 3] \\
         [--only 2d,3d,2d-recent,3d-recent,se,2d-cores,3d-cores] [--threads N] [--se-n 1000000]
-        [--experiments BIN]
+        [--experiments BIN] [--native]
+
+The peers are built for the host's processor (`-march=native`); `--native` adds poisson-nd
+built the same way (`RUSTFLAGS="-C target-cpu=native"`, into `target/native`) as a second
+contender beside the portable build, and checks that both builds write the same points (the
+crate never lets the compiler fuse or reorder floating-point operations, so the instructions a
+processor offers change the speed, not the values).
 
 `2d-recent` and `3d-recent` run `sample bridson-recent` (the front worked among its newest
 points: other points than `bridson`, the same guarantees) on the same workloads.
@@ -166,6 +172,18 @@ def measured(command: list[str]) -> tuple[float, int, float]:
     return float(seconds), int(points), float(peak)
 
 
+def native_build(root: Path) -> Path:
+    """`experiments` built for this processor (as the peers are), in `target/native`."""
+    env = dict(os.environ, RUSTFLAGS=f"{os.environ.get('RUSTFLAGS', '')} -C target-cpu=native".strip(),
+               CARGO_TARGET_DIR=str(root / "target" / "native"))
+    command = ["cargo", "build", "--release", "-p", "experiments", "--all-features"]
+    print(f"building: RUSTFLAGS='{env['RUSTFLAGS']}' {' '.join(command)}", file=sys.stderr)
+    done = subprocess.run(command, cwd=root, env=env)
+    if done.returncode != 0:
+        sys.exit("error: the native build of experiments failed")
+    return root / "target" / "native" / "release" / "experiments"
+
+
 def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--measure":
         seconds, points, peak = run(sys.argv[3:])
@@ -183,9 +201,14 @@ def main() -> None:
                         help="points sample elimination keeps (of 5 times as many)")
     parser.add_argument("--experiments", type=Path,
                         default=Path(__file__).resolve().parents[2] / "target/release/experiments")
+    parser.add_argument("--native", action="store_true",
+                        help="also time poisson-nd built for this processor, as the peers are")
     args = parser.parse_args()
     if not args.experiments.exists():
         sys.exit(f"error: {args.experiments} not found: cargo build --release -p experiments")
+    ours_builds = [("poisson-nd", str(args.experiments))]
+    if args.native:
+        ours_builds.append(("poisson-nd native", str(native_build(Path(__file__).resolve().parents[2]))))
     only = set(args.only.split(","))
     work = Path(tempfile.mkdtemp(prefix="cpp-peers-"))
     workloads: list[tuple[str, list[str], list[tuple[str, list[str]]]]] = []
@@ -205,8 +228,7 @@ def main() -> None:
         if not (args.cy / "cySampleElim.h").exists():
             sys.exit(f"error: {args.cy}: no cySampleElim.h")
         cy = build(CY_DRIVER, ".cpp", [os.environ.get("CXX", "c++"), "-std=c++17"], args.cy, work)
-    ours = str(args.experiments)
-    out = str(work / "points.npy")
+    ours, out = "{ours}", "{out}"
     # Bridson as pinned (`2d`, `3d`) and with the front worked among its newest points
     # (`2d-recent`, `3d-recent`: the sampler bridson-recent, other points).
     for dims, radius in (("2d", RADIUS_2D), ("3d", RADIUS_3D)):
@@ -248,11 +270,17 @@ def main() -> None:
     results: dict[tuple[str, str], list[tuple[float, int, float]]] = {}
     for round_ in range(args.rounds):
         for name, ours_command, peers in workloads:
-            for who, command in [("poisson-nd", ours_command), *peers]:
+            contenders = [(who, [part.format(ours=binary, out=str(work / f"points{i}.npy"))
+                                 for part in ours_command])
+                          for i, (who, binary) in enumerate(ours_builds)]
+            for who, command in [*contenders, *peers]:
                 result = measured(command)
                 results.setdefault((name, who), []).append(result)
                 print(f"round {round_ + 1} {name} {who}: {result[0]:.3f} s, {result[1]} points, "
                       f"{result[2]:.0f} MB", file=sys.stderr)
+            outputs = [(work / f"points{i}.npy").read_bytes() for i in range(len(ours_builds))]
+            if any(o != outputs[0] for o in outputs[1:]):
+                sys.exit(f"error: {name}: the builds of poisson-nd wrote different points")
 
     def median(name: str, who: str) -> tuple[float, int, float]:
         runs = results[(name, who)]
@@ -261,21 +289,27 @@ def main() -> None:
 
     print(f"{args.rounds} interleaved rounds, medians; seconds of the sampling alone, peak MB")
     print()
-    print("| workload | peer | peer s (points, MB) | poisson-nd s (points, MB) | peer ÷ poisson-nd |")
-    print("| --- | --- | --- | --- | --- |")
+    if len(ours_builds) > 1:
+        print("poisson-nd's builds wrote the same points in every run")
+    print()
+    print("| workload | peer | peer s (points, MB) | build | poisson-nd s (points, MB) | peer ÷ poisson-nd |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for name, _, peers in workloads:
-        ours_s, ours_n, ours_mb = median(name, "poisson-nd")
-        for who, _ in peers or [("—", [])]:
-            if who == "—":
-                print(f"| {name} | — | — | {ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | — |")
-                continue
-            s_, n_, mb = median(name, who)
-            print(f"| {name} | {who} | {s_:.3f} ({n_}, {mb:.0f}) | "
-                  f"{ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | {s_ / ours_s:.2f}× |")
+        for build_name, _ in ours_builds:
+            ours_s, ours_n, ours_mb = median(name, build_name)
+            for who, _ in peers or [("—", [])]:
+                if who == "—":
+                    print(f"| {name} | — | — | {build_name} | {ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | — |")
+                    continue
+                s_, n_, mb = median(name, who)
+                print(f"| {name} | {who} | {s_:.3f} ({n_}, {mb:.0f}) | {build_name} | "
+                      f"{ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | {s_ / ours_s:.2f}× |")
     chunked = [name for name, _, _ in workloads if name.startswith("chunked")]
     for one, many in zip(chunked[::2], chunked[1::2]):
-        print(f"\n{many}: {median(one, 'poisson-nd')[0] / median(many, 'poisson-nd')[0]:.2f}× "
-              "its one thread (medians)")
+        for build_name, _ in ours_builds:
+            print(f"\n{many}, {build_name}: "
+                  f"{median(one, build_name)[0] / median(many, build_name)[0]:.2f}× "
+                  "its one thread (medians)")
 
 
 if __name__ == "__main__":

@@ -55,9 +55,13 @@ impl<const D: usize> InlineCells<D> {
     #[inline(always)]
     pub(crate) fn any_near(&self, p: &Point<D>, mut visit: impl FnMut(&Point<D>) -> bool) -> bool {
         let layout = &*self.layout;
-        for key in layout.block_around(&layout.cell_of(p)).keys() {
-            if self.any_in_cell(key, &mut visit) {
-                return true;
+        let block = layout.block_around(&layout.cell_of(p));
+        let (shares, len) = block.last_shares();
+        for row in block.rows() {
+            for &share in &shares[..len] {
+                if self.any_in_cell(row.wrapping_add(share), &mut visit) {
+                    return true;
+                }
             }
         }
         false
@@ -68,8 +72,12 @@ impl<const D: usize> InlineCells<D> {
     #[inline(always)]
     pub(crate) fn prefetch_near(&self, p: &Point<D>) {
         let layout = &*self.layout;
-        for key in layout.block_around(&layout.cell_of(p)).keys() {
-            prefetch_index::prefetch_index(&self.cells, key as usize);
+        let block = layout.block_around(&layout.cell_of(p));
+        let (shares, len) = block.last_shares();
+        for row in block.rows() {
+            for &share in &shares[..len] {
+                prefetch_index::prefetch_index(&self.cells, row.wrapping_add(share) as usize);
+            }
         }
     }
 

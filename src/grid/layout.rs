@@ -629,12 +629,59 @@ impl<const D: usize> Block<D> {
         self.cells().map(|(key, _)| key)
     }
 
+    /// The rows of the walk: for each place along the axes before the last (in walk order),
+    /// the share of those axes in the keys of the row's cells. A row's cells are that plus
+    /// each of [`last_shares`](Self::last_shares) in turn: the walk's keys in its order, with
+    /// plain loops for the callers whose visits are too large to inline into an iterator's.
+    #[inline(always)]
+    pub(crate) fn rows(self) -> BlockRows<D> {
+        BlockRows { block: self, at: [0; D], done: false }
+    }
+
+    /// The last axis's shares in the keys of a row's cells, in walk order: the first
+    /// `.1` of `.0`.
+    #[inline(always)]
+    pub(crate) fn last_shares(&self) -> ([u64; 3], usize) {
+        (self.along[D - 1], usize::from(self.lens[D - 1]))
+    }
+
     /// The keys of the block's cells, in walk order, each with its place along every axis
     /// (0 the centre's cell, 1 the one below, 2 the one above), which indexes
     /// [`GridLayout::block_gaps`].
     #[inline(always)]
     pub(crate) fn cells(self) -> BlockKeys<D> {
-        BlockKeys { block: self, at: [0; D], done: false }
+        let row = self.row_key(&[0; D]);
+        BlockKeys { block: self, at: [0; D], row, done: false }
+    }
+
+    /// The share of every axis but the last in the keys of the row of the walk at places
+    /// `at` (the base included): a cell's key is this plus the last axis's share.
+    #[inline(always)]
+    fn row_key(&self, at: &[u8; D]) -> u64 {
+        (0..D - 1).fold(self.base, |key, i| key.wrapping_add(self.along[i][usize::from(at[i])]))
+    }
+}
+
+/// The rows of a [`Block`]'s walk ([`Block::rows`]).
+#[derive(Debug, Clone)]
+pub(crate) struct BlockRows<const D: usize> {
+    block: Block<D>,
+    /// The place along each axis before the last (the last stays 0).
+    at: [u8; D],
+    done: bool,
+}
+
+impl<const D: usize> Iterator for BlockRows<D> {
+    type Item = u64;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u64> {
+        if self.done {
+            return None;
+        }
+        let row = self.block.row_key(&self.at);
+        self.done = !next_row(&mut self.at, &self.block.lens);
+        Some(row)
     }
 }
 
@@ -644,6 +691,9 @@ impl<const D: usize> Block<D> {
 pub(crate) struct BlockKeys<const D: usize> {
     block: Block<D>,
     at: [u8; D],
+    /// [`Block::row_key`] of `at`: the next key is this plus the step along the last axis,
+    /// so that a key costs one addition, and the axes before the last are summed once a row.
+    row: u64,
     done: bool,
 }
 
@@ -656,25 +706,36 @@ impl<const D: usize> Iterator for BlockKeys<D> {
             return None;
         }
         let block = &self.block;
-        let key = (0..D)
-            .fold(block.base, |key, i| key.wrapping_add(block.along[i][usize::from(self.at[i])]));
+        let last = D - 1;
+        let key = self.row.wrapping_add(block.along[last][usize::from(self.at[last])]);
         let place = self.at;
         // Next combination, last axis fastest.
-        let mut i = D;
-        loop {
-            if i == 0 {
+        self.at[last] += 1;
+        if self.at[last] == block.lens[last] {
+            self.at[last] = 0;
+            if next_row(&mut self.at, &block.lens) {
+                self.row = block.row_key(&self.at);
+            } else {
                 self.done = true;
-                break;
             }
-            i -= 1;
-            self.at[i] += 1;
-            if self.at[i] < block.lens[i] {
-                break;
-            }
-            self.at[i] = 0;
         }
         Some((key, place))
     }
+}
+
+/// Moves `at` (places along each axis of a block with `lens` places an axis; the last axis's
+/// left alone) to the next row of the walk, the axis before the last fastest; false when the
+/// walk is over.
+#[inline(always)]
+fn next_row<const D: usize>(at: &mut [u8; D], lens: &[u8; D]) -> bool {
+    for i in (0..D - 1).rev() {
+        at[i] += 1;
+        if at[i] < lens[i] {
+            return true;
+        }
+        at[i] = 0;
+    }
+    false
 }
 
 /// The longest run of cells one occupancy read covers (an 8-byte read shifted by up to 7).
@@ -1099,6 +1160,57 @@ mod tests {
     fn periodic_offsets_visit_each_cell_once() {
         let offsets = neighbour_offsets::<2>(&[0.5; 2], 1.0, &[2, 2], true, Order::NearestFirst);
         assert_eq!(offsets.len(), 4);
+    }
+
+    /// A block's walk visits the cells of the layout's own walk (`any_key_around`), in the
+    /// same order, each with its place along every axis, in closed boxes and on tori of one to
+    /// five cells an axis, from 1D to 4D.
+    fn block_walks_as_the_layout<const D: usize>() {
+        let mut rng = crate::rng::rng_from_seed(D as u64);
+        for periodic in [false, true] {
+            for round in 0..40 {
+                let counts: [u64; D] = std::array::from_fn(|i| 1 + (round + 2 * i as u64) % 5);
+                let mut domain = Domain::<D>::unit();
+                if periodic {
+                    domain = domain.periodic();
+                }
+                let layout = GridLayout::tiling(&domain, counts, 1.0 / 5.0);
+                let cell: [u64; D] = std::array::from_fn(|i| {
+                    (crate::rng::uniform01(&mut rng) * counts[i] as f64) as u64 % counts[i]
+                });
+                let mut expected = Vec::new();
+                layout.any_key_around(&cell, |key| {
+                    expected.push(key);
+                    false
+                });
+                let block = layout.block_around(&cell);
+                let walked: Vec<u64> = block.keys().collect();
+                assert_eq!(walked, expected, "{D}D cells {counts:?} at {cell:?}");
+                for (key, place) in block.cells() {
+                    let at: [u64; D] = std::array::from_fn(|i| {
+                        let n = counts[i];
+                        [cell[i], (cell[i] + n - 1) % n, (cell[i] + 1) % n][usize::from(place[i])]
+                    });
+                    if periodic {
+                        assert_eq!(layout.key_of(&at), key, "{D}D place {place:?}");
+                    }
+                }
+                let mut visited = 0;
+                assert!(!block.any(|_| {
+                    visited += 1;
+                    false
+                }));
+                assert_eq!(visited, expected.len());
+            }
+        }
+    }
+
+    #[test]
+    fn block_walks_visit_the_layouts_cells_in_order() {
+        block_walks_as_the_layout::<1>();
+        block_walks_as_the_layout::<2>();
+        block_walks_as_the_layout::<3>();
+        block_walks_as_the_layout::<4>();
     }
 
     /// A layout in bricks numbers every cell of the box with its own key below its key

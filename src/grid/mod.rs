@@ -27,7 +27,7 @@ pub(crate) use conflict::{ConflictRule, ConstantRadius, FieldRule};
 pub(crate) use inline::InlineCells;
 pub(crate) use layout::GridLayout;
 pub use sorted::closest_pair_within;
-pub(crate) use sorted::{SortedCells, counting_sort};
+pub(crate) use sorted::{SortedCells, radix_sort_by_key};
 pub(crate) use storage::{CellHeads, DenseHeads, Grid, HashedHeads};
 
 use crate::error::Error;

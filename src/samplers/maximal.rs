@@ -8,7 +8,7 @@
 use crate::config::{Builder, Capabilities, Config};
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::grid::{GridLayout, InlineCells};
+use crate::grid::{GridLayout, InlineCells, radix_sort_by_key};
 use crate::packing::max_points_estimate;
 use crate::point::Point;
 use crate::region::shape::SamplerRegion;
@@ -56,12 +56,26 @@ impl Retired {
         self.bits[slot as usize / 64] >> (slot % 64) & 1 == 1
     }
 
+    /// The bits that hold the number of any cell.
+    fn slot_bits(&self) -> u32 {
+        u64::BITS - (self.bits.len() as u64 * 64).saturating_sub(1).leading_zeros()
+    }
+
     /// Retires the live cell `slot`.
     #[inline]
     fn retire(&mut self, slot: u64) {
         self.bits[slot as usize / 64] |= 1 << (slot % 64);
         self.live -= 1;
     }
+}
+
+/// The room a batch of darts is sorted in, kept for the next batch: the batch's own double
+/// (`W` is what a dart is drawn as), and the darts no earlier point turns down (each key, the
+/// lower corner of its cell and the dart) with their double.
+struct BatchScratch<const D: usize, W> {
+    batch: Vec<(u64, W)>,
+    open: Vec<(u64, [f64; D], Point<D>)>,
+    sorted: Vec<(u64, [f64; D], Point<D>)>,
 }
 
 /// The darts of a phase tested together, in the order of their cells (`throw_darts`): 2^20
@@ -589,7 +603,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
     /// exactly when its cell is not retired and no point stored before it, in the order of
     /// the darts, is closer than r: the points are those of throwing the darts one by one.
     #[allow(clippy::too_many_arguments)]
-    fn throw_darts<W, R: Rng + ?Sized>(
+    fn throw_darts<W: Copy, R: Rng + ?Sized>(
         &mut self,
         darts: u64,
         mut draw: impl FnMut(&mut R) -> (u64, W),
@@ -600,7 +614,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         rng: &mut R,
     ) {
         let mut batch: Vec<(u64, W)> = Vec::new();
-        let mut open = Vec::new();
+        let mut scratch = BatchScratch { batch: Vec::new(), open: Vec::new(), sorted: Vec::new() };
         let mut thrown = 0;
         while thrown < darts && retired.live > 0 && !self.full(target) {
             let size = (darts - thrown).min(DART_BATCH);
@@ -612,24 +626,28 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 debug_assert!(slot >> (64 - ORDER_BITS) == 0);
                 (slot << ORDER_BITS | order, words)
             }));
-            self.throw_batch(&mut batch, &place, side, retired, &mut open, target);
+            self.throw_batch(&mut batch, &mut scratch, &place, side, retired, target);
         }
     }
 
     /// Throws one batch of [`throw_darts`](Self::throw_darts), each dart with its order of
-    /// drawing in the low `ORDER_BITS` bits of its key and its cell (`slot`) above them;
-    /// `open` is scratch space.
-    fn throw_batch<W>(
+    /// drawing in the low `ORDER_BITS` bits of its key and its cell (`slot`) above them, in
+    /// the order of drawing.
+    fn throw_batch<W: Copy>(
         &mut self,
-        batch: &mut [(u64, W)],
+        batch: &mut Vec<(u64, W)>,
+        scratch: &mut BatchScratch<D, W>,
         place: &impl Fn(u64, &W) -> Option<([f64; D], Point<D>)>,
         side: &[f64; D],
         retired: &mut Retired,
-        open: &mut Vec<(u64, [f64; D], Point<D>)>,
         target: usize,
     ) {
-        // By cell, then order of drawing: one integer, so the sort compares and moves less.
-        batch.sort_unstable_by_key(|&(key, _)| key);
+        // By cell, then order of drawing: the batch comes in the order of drawing, so a
+        // stable sort by cell gives the order of the keys, in two streaming passes.
+        radix_sort_by_key(batch, &mut scratch.batch, retired.slot_bits(), |&(key, _)| {
+            key >> ORDER_BITS
+        });
+        let open = &mut scratch.open;
         open.clear();
         // Each dart is placed AHEAD darts before its test and its lookup cells prefetched
         // then, so that the cache misses of several tests overlap.
@@ -659,7 +677,10 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 Dart::Rejected => {}
             }
         }
-        open.sort_unstable_by_key(|&(key, ..)| key);
+        // Back to the order of drawing (unique in a batch).
+        radix_sort_by_key(open, &mut scratch.sorted, ORDER_BITS, |&(key, ..)| {
+            key >> (64 - ORDER_BITS)
+        });
         self.attempts += batch.len() as u64;
         for (i, &(key, lo, dart)) in open.iter().enumerate() {
             let (order, slot) = (key >> (64 - ORDER_BITS), key & (u64::MAX >> ORDER_BITS));

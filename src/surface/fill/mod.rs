@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::field::PairRule;
 use crate::grid::{
     CellHeads, ConflictRule, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, HashedHeads,
-    counting_sort,
+    radix_sort_by_key,
 };
 use crate::limits::{check_length, check_radius_for_scale, power_of_two};
 use crate::packing::max_points_in_extent;
@@ -1156,12 +1156,11 @@ const RETIRED: u32 = u32::MAX;
 /// The mesh's faces in the order of their centroids along a Z-order curve over its box
 /// (1024 steps an axis, ties by index): the fill creates its pieces in this order and keeps
 /// it, so that the refinement, which visits every active piece, walks the grid around
-/// neighbouring places one after the other instead of at random. Sorted by two stable
-/// counting passes of 15 bits of the 30-bit keys (a few milliseconds for 3·10^5 faces, a
-/// quarter of a comparison sort's time).
+/// neighbouring places one after the other instead of at random. Sorted by a radix sort of
+/// the 30-bit keys (a few milliseconds for 3·10^5 faces, a quarter of a comparison sort's
+/// time).
 fn faces_in_space_order(mesh: &SurfaceMesh) -> Vec<u32> {
     const STEPS: f64 = 1023.0;
-    const DIGIT: u32 = 15;
     let (lower, upper) = mesh.bounds();
     // A box too wide or too thin for these numbers gives infinite or NaN steps, which the
     // clamp and `as` turn into the ends or 0: the order is then coarser, never wrong.
@@ -1187,10 +1186,7 @@ fn faces_in_space_order(mesh: &SurfaceMesh) -> Vec<u32> {
         })
         .collect();
     let mut order: Vec<u32> = (0..faces.len() as u32).collect();
-    for shift in [0, DIGIT] {
-        let digit = |k: u32| ((keys[k as usize] >> shift) & ((1 << DIGIT) - 1)) as usize;
-        order = counting_sort(&order, 1 << DIGIT, digit).0;
-    }
+    radix_sort_by_key(&mut order, &mut Vec::new(), 30, |&k| u64::from(keys[k as usize]));
     order.into_iter().map(|k| faces[k as usize]).collect()
 }
 
