@@ -366,6 +366,14 @@ impl<const D: usize> GridLayout<D> {
         self.key_of(&self.cell_of(p))
     }
 
+    /// The differences between a cell's key and its neighbours' keys, in the layout's
+    /// [`Order`], on a closed domain (whose padding keeps every neighbour in the key space);
+    /// `None` on a torus, where neighbours wrap.
+    #[inline(always)]
+    pub(crate) fn closed_key_offsets(&self) -> Option<&[u64]> {
+        (!self.domain.is_periodic()).then_some(&self.key_offsets[..])
+    }
+
     /// The keys of the neighbour cells of `cell`: the layout's offsets, in its [`Order`],
     /// wrapped on a torus. The one walk every storage's neighbour query takes (a dense chained
     /// grid also has a faster one of its own for the same cells, by rows of its occupancy

@@ -633,7 +633,8 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
 
     /// Throws one batch of [`throw_darts`](Self::throw_darts), each dart with its order of
     /// drawing in the low `ORDER_BITS` bits of its key and its cell (`slot`) above them, in
-    /// the order of drawing.
+    /// the order of drawing: the first pass ([`first_pass`](Self::first_pass)), skipped
+    /// while no point is stored (it would turn nothing down), then the second.
     fn throw_batch<W: Copy>(
         &mut self,
         batch: &mut Vec<(u64, W)>,
@@ -643,13 +644,62 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         retired: &mut Retired,
         target: usize,
     ) {
+        let open = &mut scratch.open;
+        open.clear();
+        if self.points.is_empty() {
+            // No point yet to turn a dart down: every dart goes to the second pass, and the
+            // batch is already in the order of drawing.
+            open.extend(batch.iter().filter_map(|(key, words)| {
+                let (slot, order) = (key >> ORDER_BITS, key & ORDER_MASK);
+                place(slot, words).map(|(lo, dart)| (order << (64 - ORDER_BITS) | slot, lo, dart))
+            }));
+        } else {
+            self.first_pass(batch, scratch, place, side, retired);
+        }
+        let open = &scratch.open;
+        self.attempts += batch.len() as u64;
+        for (i, &(key, lo, dart)) in open.iter().enumerate() {
+            let (order, slot) = (key >> (64 - ORDER_BITS), key & (u64::MAX >> ORDER_BITS));
+            if let Some((.., ahead)) = open.get(i + AHEAD) {
+                self.lookup.prefetch_near(ahead);
+            }
+            if retired.is(slot) {
+                continue;
+            }
+            match self.test_dart(&dart, &lo, side) {
+                Dart::Accepted => {
+                    self.insert(dart);
+                    retired.retire(slot);
+                    if self.full(target) {
+                        // The darts after the one that reached the target are not counted.
+                        self.attempts -= (batch.len() - 1 - order as usize) as u64;
+                        return;
+                    }
+                }
+                Dart::CellCovered => retired.retire(slot),
+                Dart::Rejected => {}
+            }
+        }
+    }
+
+    /// The first pass of [`throw_batch`](Self::throw_batch): tests the batch's darts against
+    /// the points stored before it, in the order of their cells, retiring the cells a point
+    /// covers, and leaves in `scratch.open` (empty) the darts no point turns down, in the
+    /// order of drawing.
+    fn first_pass<W: Copy>(
+        &self,
+        batch: &mut Vec<(u64, W)>,
+        scratch: &mut BatchScratch<D, W>,
+        place: &impl Fn(u64, &W) -> Option<([f64; D], Point<D>)>,
+        side: &[f64; D],
+        retired: &mut Retired,
+    ) {
         // By cell, then order of drawing: the batch comes in the order of drawing, so a
         // stable sort by cell gives the order of the keys, in two streaming passes.
         radix_sort_by_key(batch, &mut scratch.batch, retired.slot_bits(), |&(key, _)| {
             key >> ORDER_BITS
         });
         let open = &mut scratch.open;
-        open.clear();
         // Each dart is placed AHEAD darts before its test and its lookup cells prefetched
         // then, so that the cache misses of several tests overlap.
         let mut ahead = [None; AHEAD];
@@ -682,29 +732,6 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         radix_sort_by_key(open, &mut scratch.sorted, ORDER_BITS, |&(key, ..)| {
             key >> (64 - ORDER_BITS)
         });
-        self.attempts += batch.len() as u64;
-        for (i, &(key, lo, dart)) in open.iter().enumerate() {
-            let (order, slot) = (key >> (64 - ORDER_BITS), key & (u64::MAX >> ORDER_BITS));
-            if let Some((.., ahead)) = open.get(i + AHEAD) {
-                self.lookup.prefetch_near(ahead);
-            }
-            if retired.is(slot) {
-                continue;
-            }
-            match self.test_dart(&dart, &lo, side) {
-                Dart::Accepted => {
-                    self.insert(dart);
-                    retired.retire(slot);
-                    if self.full(target) {
-                        // The darts after the one that reached the target are not counted.
-                        self.attempts -= (batch.len() - 1 - order as usize) as u64;
-                        return;
-                    }
-                }
-                Dart::CellCovered => retired.retire(slot),
-                Dart::Rejected => {}
-            }
-        }
     }
 
     /// Splits every cell (given by lower corner, side `side`) into its 2^D halves and keeps
@@ -715,20 +742,27 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         let extent = *self.sampler.grid_domain.extent();
         let mut children = Vec::new();
         let mut near = Vec::new();
+        let domain = &self.sampler.grid_domain;
         for lo in parents {
             // Every half has the parent's centre as a corner, so a point that covers a half
             // is closer than r to that centre.
             let centre: Point<D> = std::array::from_fn(|i| lo[i] + half[i]);
-            match self.sampler.grid_domain.wrap(&centre) {
-                Some(centre) => self.points_near(&centre, &mut near),
-                None => near.clear(),
-            }
+            let count = match domain.wrap(&centre) {
+                Some(centre) => self.lookup.collect_near(&centre, &mut near, |q| {
+                    domain.distance_squared(&centre, q) < self.radius_squared
+                }),
+                None => 0,
+            };
             // A half's farthest-corner distance² is a sum over the axes of a term that
             // depends only on which half it takes along that axis: two terms per axis and
             // point, then a sum per half, and a point that covers no half costs no more.
             // A bit per half: 2^D ≤ 256 bits for every D the crate takes, on the stack.
+            // In 1D and 2D, where a close point covers a half about as often as not, every
+            // close point's sums are taken and the halves kept without a branch on the
+            // outcome; above, most close points cover no half (the nearest half's sum rules
+            // them out) and most halves are covered, which branches guess right.
             let mut covered = [0u64; 4];
-            for p in &near {
+            for p in &near[..count] {
                 // Plain loops: as `array::from_fn` closures this was a call per point (a
                 // tenth of a 2D run's time).
                 let mut terms = [[0.0; 2]; D];
@@ -742,29 +776,34 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                         *term = (d + h) * (d + h);
                     }
                 }
-                let nearest: f64 = terms.iter().map(|t| t[0].min(t[1])).sum();
-                if nearest >= self.radius_squared {
-                    continue;
+                if D > 2 {
+                    let nearest: f64 = terms.iter().map(|t| t[0].min(t[1])).sum();
+                    if nearest >= self.radius_squared {
+                        continue;
+                    }
                 }
                 for bits in 0..1usize << D {
                     let farthest: f64 = (0..D).map(|i| terms[i][bits >> i & 1]).sum();
-                    if farthest < self.radius_squared {
-                        covered[bits / 64] |= 1 << (bits % 64);
-                    }
+                    covered[bits / 64] |= u64::from(farthest < self.radius_squared) << (bits % 64);
                 }
             }
             for bits in 0..1usize << D {
-                if covered[bits / 64] >> (bits % 64) & 1 == 0 {
-                    let child: [f64; D] = std::array::from_fn(|i| {
-                        if bits >> i & 1 == 1 { lo[i] + half[i] } else { lo[i] }
-                    });
-                    // A half wholly outside the region holds nothing to cover either.
-                    if self.restricted {
-                        let upper: [f64; D] = std::array::from_fn(|i| child[i] + half[i]);
-                        if self.region.classify_box(&child, &upper) == BoxClass::Outside {
-                            continue;
-                        }
-                    }
+                let child: [f64; D] =
+                    std::array::from_fn(
+                        |i| {
+                            if bits >> i & 1 == 1 { lo[i] + half[i] } else { lo[i] }
+                        },
+                    );
+                let mut keep = covered[bits / 64] >> (bits % 64) & 1 == 0;
+                // A half wholly outside the region holds nothing to cover either.
+                if self.restricted && keep {
+                    let upper: [f64; D] = std::array::from_fn(|i| child[i] + half[i]);
+                    keep = self.region.classify_box(&child, &upper) != BoxClass::Outside;
+                }
+                if D <= 2 {
+                    children.push(child);
+                    children.truncate(children.len() - usize::from(!keep));
+                } else if keep {
                     children.push(child);
                 }
             }
@@ -813,18 +852,6 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             false
         });
         outcome
-    }
-
-    /// Collects into `out` the points closer than r to `p`.
-    fn points_near(&self, p: &Point<D>, out: &mut Vec<Point<D>>) {
-        out.clear();
-        let domain = &self.sampler.grid_domain;
-        self.any_near(p, |q| {
-            if domain.distance_squared(p, q) < self.radius_squared {
-                out.push(*q);
-            }
-            false
-        });
     }
 
     /// Calls `visit` on the points of the lookup cells that can hold a point closer than r to
