@@ -27,6 +27,9 @@ const AHEAD: usize = 8;
 /// to run that long.
 pub const MAX_DIM: usize = 6;
 
+// The refinement keeps a bit per half of a cell in one `u64`.
+const _: () = assert!(1 << MAX_DIM <= u64::BITS);
+
 /// Darts per active cell in one phase of dart throwing, before the phase's success is judged.
 pub(crate) const DARTS_PER_CELL: f64 = 0.5;
 
@@ -756,12 +759,12 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             // A half's farthest-corner distance² is a sum over the axes of a term that
             // depends only on which half it takes along that axis: two terms per axis and
             // point, then a sum per half, and a point that covers no half costs no more.
-            // A bit per half: 2^D ≤ 256 bits for every D the crate takes, on the stack.
+            // A bit per half: 2^D ≤ 64 for every D maximal sampling takes.
             // In 1D and 2D, where a close point covers a half about as often as not, every
             // close point's sums are taken and the halves kept without a branch on the
             // outcome; above, most close points cover no half (the nearest half's sum rules
             // them out) and most halves are covered, which branches guess right.
-            let mut covered = [0u64; 4];
+            let mut covered = 0u64;
             for p in &near[..count] {
                 // Plain loops: as `array::from_fn` closures this was a call per point (a
                 // tenth of a 2D run's time).
@@ -784,7 +787,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 }
                 for bits in 0..1usize << D {
                     let farthest: f64 = (0..D).map(|i| terms[i][bits >> i & 1]).sum();
-                    covered[bits / 64] |= u64::from(farthest < self.radius_squared) << (bits % 64);
+                    covered |= u64::from(farthest < self.radius_squared) << bits;
                 }
             }
             for bits in 0..1usize << D {
@@ -794,7 +797,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                             if bits >> i & 1 == 1 { lo[i] + half[i] } else { lo[i] }
                         },
                     );
-                let mut keep = covered[bits / 64] >> (bits % 64) & 1 == 0;
+                let mut keep = covered >> bits & 1 == 0;
                 // A half wholly outside the region holds nothing to cover either.
                 if self.restricted && keep {
                     let upper: [f64; D] = std::array::from_fn(|i| child[i] + half[i]);
