@@ -21,7 +21,7 @@ resident set (`getrusage` of the child).
 
     python python/benches/cpp_peers.py --thinks03 /path/to/pds-v0.3 \\
         --tph /path/to/poisson-disk-sampling --cy /path/to/cyCodeBase [--rounds 3] \\
-        [--only 2d,3d,2d-recent,3d-recent,se,2d-cores,3d-cores] [--threads N] [--se-n 1000000]
+        [--only 2d,3d,2d-recent,3d-recent,se,2d-cores,3d-cores,maximal] [--threads N] [--se-n 1000000]
         [--experiments BIN] [--native]
 
 The peers are built for the host's processor (`-march=native`); `--native` adds poisson-nd
@@ -32,6 +32,10 @@ processor offers change the speed, not the values).
 
 `2d-recent` and `3d-recent` run `sample bridson-recent` (the front worked among its newest
 points: other points than `bridson`, the same guarantees) on the same workloads.
+
+`maximal` runs maximal sampling (`sample maximal`) in the unit square at the radius of `2d`,
+and with `2d` prints its time over Bridson's (medians): the speed table's bound for maximal
+sampling is 2× Bridson's time at the same radius.
 
 `2d-cores` and `3d-cores` run chunked Bridson (`sample chunked-bridson`) on one thread and on
 `--threads` (default: all cores) beside the peers on one core, and print the speed-up of the
@@ -260,6 +264,14 @@ def main() -> None:
                      "--threads", str(threads), "--seed", "1", "--out", out],
                     peers,
                 ))
+    maximal = f"maximal sampling 2D, r = {RADIUS_2D}"
+    if "maximal" in only:
+        workloads.append((
+            maximal,
+            [ours, "sample", "maximal", "--dim", "2", "--radius", str(RADIUS_2D), "--seed", "1",
+             "--out", out],
+            [],
+        ))
     if "se" in only:
         workloads.append((
             f"sample elimination, {args.se_n} of {5 * args.se_n}, 2D torus",
@@ -304,6 +316,11 @@ def main() -> None:
                 s_, n_, mb = median(name, who)
                 print(f"| {name} | {who} | {s_:.3f} ({n_}, {mb:.0f}) | {build_name} | "
                       f"{ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | {s_ / ours_s:.2f}× |")
+    if "maximal" in only and "2d" in only:
+        for build_name, _ in ours_builds:
+            print(f"\n{maximal}, {build_name}: "
+                  f"{median(maximal, build_name)[0] / median(f'Bridson 2D, r = {RADIUS_2D}', build_name)[0]:.2f}× "
+                  "Bridson's time at the same radius (medians)")
     chunked = [name for name, _, _ in workloads if name.startswith("chunked")]
     for one, many in zip(chunked[::2], chunked[1::2]):
         for build_name, _ in ours_builds:

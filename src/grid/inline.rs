@@ -8,29 +8,33 @@ use std::sync::Arc;
 /// Marks "no further point" in a cell's chain.
 const NONE: u32 = u32::MAX;
 
-/// A cell: its first point inline (NaN coordinates when empty, which no distance test
-/// passes) and the chain of its further points.
-#[derive(Debug, Clone, Copy)]
-struct Cell<const D: usize> {
-    first: Point<D>,
-    more: u32,
-}
+/// The first coordinate of an empty cell: a NaN, which no distance test passes.
+const EMPTY: u64 = 0x7FF8_0000_0000_0000;
 
-/// Points bucketed by the cells of a layout, each cell holding its first point inline and
-/// chaining the others, newest after the first. A query meets a cell's points in that order:
-/// the first stored, then the newest to the second (maximal sampling's value pins rest on it).
+/// The first coordinate of a cell holding more than one point is a NaN of this form, the
+/// low 32 bits the index of its chain's head in the overflow (another NaN payload than
+/// [`EMPTY`]'s, and no distance test passes it either).
+const CHAIN: u64 = 0x7FFC_0000_0000_0000;
+
+/// Points bucketed by the cells of a layout. A cell is one point wide: the point itself
+/// when it holds one, NaN coordinates when it holds none, and a NaN naming the head of its
+/// chain in the overflow when it holds more, the chain running from the first point stored
+/// through the newest to the second. So a cell costs 8·D bytes and one read answers for
+/// most. A query meets a cell's points in the chain's order (maximal sampling's value pins
+/// rest on it).
 #[derive(Debug, Clone)]
 pub(crate) struct InlineCells<const D: usize> {
     layout: Arc<GridLayout<D>>,
-    cells: Vec<Cell<D>>,
-    /// Points beyond a cell's first, each with the link to the next one of its cell.
+    cells: Vec<Point<D>>,
+    /// The points of cells holding more than one, each with the link to the next one of its
+    /// cell.
     overflow: Vec<(Point<D>, u32)>,
 }
 
 impl<const D: usize> InlineCells<D> {
     /// Empty cells over a dense `layout`.
     pub(crate) fn new(layout: Arc<GridLayout<D>>) -> Self {
-        let empty = Cell { first: [f64::NAN; D], more: NONE };
+        let empty = [f64::from_bits(EMPTY); D];
         InlineCells {
             cells: vec![empty; layout.key_count() as usize],
             layout,
@@ -42,11 +46,19 @@ impl<const D: usize> InlineCells<D> {
     #[inline]
     pub(crate) fn insert(&mut self, p: Point<D>) {
         let cell = &mut self.cells[self.layout.key_near(&p) as usize];
-        if cell.first[0].is_nan() {
-            cell.first = p;
+        let tag = cell[0].to_bits();
+        let next = self.overflow.len() as u32;
+        if tag == EMPTY {
+            *cell = p;
+        } else if names_chain(tag) {
+            // After the head: the newest comes second.
+            let after = std::mem::replace(&mut self.overflow[tag as u32 as usize].1, next);
+            self.overflow.push((p, after));
         } else {
-            self.overflow.push((p, cell.more));
-            cell.more = (self.overflow.len() - 1) as u32;
+            // The cell's one point heads a chain, `p` after it.
+            self.overflow.push((*cell, next + 1));
+            self.overflow.push((p, NONE));
+            cell[0] = f64::from_bits(CHAIN | u64::from(next));
         }
     }
 
@@ -57,9 +69,13 @@ impl<const D: usize> InlineCells<D> {
         let layout = &*self.layout;
         if let Some(offsets) = layout.closed_key_offsets() {
             let base = layout.key_near(p);
-            return offsets
-                .iter()
-                .any(|&delta| self.any_in_cell(base.wrapping_add(delta), &mut visit));
+            // A plain loop: through `Iterator::any` the walk was a call of its own per query.
+            for &delta in offsets {
+                if self.any_in_cell(base.wrapping_add(delta), &mut visit) {
+                    return true;
+                }
+            }
+            return false;
         }
         let block = layout.block_around(&layout.cell_of(p));
         let (shares, len) = block.last_shares();
@@ -135,20 +151,35 @@ impl<const D: usize> InlineCells<D> {
     #[inline(always)]
     fn any_in_cell(&self, key: u64, visit: &mut impl FnMut(&Point<D>) -> bool) -> bool {
         let cell = &self.cells[key as usize];
-        // An empty cell's NaN fails every test `visit` makes.
-        if visit(&cell.first) {
+        // An empty cell's NaN, and a chain's, fail every test `visit` makes.
+        if visit(cell) {
             return true;
         }
-        let mut link = cell.more;
-        while link != NONE {
+        let bits = cell[0].to_bits();
+        if !names_chain(bits) {
+            return false;
+        }
+        // A chain holds two points at least: its head is read without a test.
+        let mut link = bits as u32;
+        loop {
             let (q, next) = &self.overflow[link as usize];
             if visit(q) {
                 return true;
             }
+            if *next == NONE {
+                return false;
+            }
             link = *next;
         }
-        false
     }
+}
+
+/// Whether a cell's first coordinate `bits` names a chain (its head in the low 32 bits). One
+/// comparison: as `i64`, negative coordinates are negative, positive ones and the empty NaN
+/// lie below `CHAIN`, and nothing else is stored.
+#[inline(always)]
+fn names_chain(bits: u64) -> bool {
+    bits as i64 >= CHAIN as i64
 }
 
 #[cfg(test)]
@@ -210,6 +241,38 @@ mod tests {
                 assert_eq!(&buf[..n], &kept[..], "D={D} periodic={periodic}");
             }
         }
+    }
+
+    /// A cell's points are met first stored first, then newest to second, however many it
+    /// holds; the cells around keep theirs.
+    #[test]
+    fn a_cell_meets_its_points_in_the_chain_order() {
+        let domain = Domain::<2>::from_origin_and_extent([0.0; 2], [1.0; 2]).unwrap();
+        let mut cells = InlineCells::new(Arc::new(GridLayout::tiling(&domain, [4; 2], 0.25)));
+        let key = cells.layout.key_near(&[0.4, 0.4]);
+        let met = |cells: &InlineCells<2>, key: u64| {
+            let mut met = Vec::new();
+            cells.any_in_cell(key, &mut |q: &Point<2>| {
+                met.push(*q);
+                false
+            });
+            met
+        };
+        assert!(met(&cells, key)[0][0].is_nan());
+        cells.insert([0.9, 0.9]);
+        let stored: Vec<Point<2>> = (0..5).map(|i| [0.3 + 0.01 * i as f64, 0.4]).collect();
+        for (n, &p) in stored.iter().enumerate() {
+            cells.insert(p);
+            let mut expected = vec![stored[0]];
+            expected.extend(stored[1..=n].iter().rev());
+            let mut got = met(&cells, key);
+            if n > 0 {
+                // The cell's own NaN (naming its chain) comes before its chain.
+                assert!(got.remove(0)[0].is_nan());
+            }
+            assert_eq!(got, expected, "after {} points", n + 1);
+        }
+        assert_eq!(met(&cells, cells.layout.key_near(&[0.9, 0.9])), vec![[0.9, 0.9]]);
     }
 
     #[test]

@@ -72,20 +72,29 @@ impl Retired {
     }
 }
 
-/// The room a batch of darts is sorted in, kept for the next batch: the batch's own double
-/// (`W` is what a dart is drawn as), and the darts no earlier point turns down (each key, the
-/// lower corner of its cell and the dart) with their double.
+/// The room batches of darts are drawn and sorted in, kept from batch to batch and phase to
+/// phase: the darts as drawn (`W` is what a dart is drawn as) and their double for the radix
+/// sort, and the darts no earlier point turns down (each key, the lower corner of its cell
+/// and the dart) with their double.
 struct BatchScratch<const D: usize, W> {
+    drawn: Vec<(u64, W)>,
     batch: Vec<(u64, W)>,
     open: Vec<(u64, [f64; D], Point<D>)>,
     sorted: Vec<(u64, [f64; D], Point<D>)>,
 }
 
+impl<const D: usize, W> BatchScratch<D, W> {
+    fn new() -> Self {
+        BatchScratch { drawn: Vec::new(), batch: Vec::new(), open: Vec::new(), sorted: Vec::new() }
+    }
+}
+
 /// The darts of a phase tested together, in the order of their cells (`throw_darts`): 2^20
 /// was as fast as whole phases in 2D, 2^17 slower. They take 8·(D + 1) bytes each in two
 /// buffers (the radix sort's), and those no earlier point turns down 8·(2D + 1) more, in two
-/// buffers too: at most 50 + 84 MB in 2D and 117 + 218 MB in 6D, whatever the run's size (a
-/// 10⁶-point run in 2D peaks at 223–226 MB, about 23 MB more than with a sort in place).
+/// buffers too: at most 50 + 84 MB in 2D and 117 + 218 MB in 6D, whatever the run's size,
+/// kept from phase to phase (a 10⁶-point run in 2D peaks at 261 MB, 213 MB with them given
+/// back after each phase and 0.95× the time; 2^19 darts peaked at 233 MB but ran slower).
 const DART_BATCH: u64 = 1 << ORDER_BITS;
 
 /// The low bits of a batched dart's key, which hold its order of drawing (its cell above them).
@@ -468,8 +477,9 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             }
         }
         let mut refine_now = false;
+        let mut scratch = BatchScratch::new();
         while retired.live as f64 >= BOX_DARTS_DOWN_TO * layout.cell_count as f64 {
-            let removed = self.box_phase(&mut retired, target, rng);
+            let removed = self.box_phase(&mut retired, &mut scratch, target, rng);
             if self.full(target) || retired.live == 0 {
                 return retired.live == 0;
             }
@@ -478,25 +488,34 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 break;
             }
         }
+        drop(scratch);
         let mut active: Vec<u32> =
             (0..layout.cell_count as u32).filter(|&c| !retired.is(u64::from(c))).collect();
         drop(retired);
+        // One room for every later phase's batches: fresh memory for each is faulted in and
+        // zeroed by the kernel again (page faults took a sixth of a 2D run; keeping this room
+        // and the refinements' lists cut them by a third).
+        let mut scratch = BatchScratch::new();
         while !refine_now {
-            let removed = self.dart_phase(&mut active, &side, &lower_corner, target, rng);
+            let removed =
+                self.dart_phase(&mut active, &mut scratch, &side, &lower_corner, target, rng);
             if self.full(target) || active.is_empty() {
                 return active.is_empty();
             }
             refine_now = removed < REFINE_BELOW;
         }
         // Deeper levels: cells by lower corner, all of one side per level.
-        let mut active = self.refine(active.iter().map(|&c| lower_corner(c)), &side);
+        let mut children = Vec::new();
+        self.refine(active.iter().map(|&c| lower_corner(c)), &side, &mut children);
+        let (mut active, mut children) = (children, Vec::new());
         let mut side = side.map(|s| s * 0.5);
         let mut refinements = 1;
         loop {
             if active.is_empty() {
                 return true;
             }
-            let removed = self.dart_phase(&mut active, &side, &|lo: [f64; D]| lo, target, rng);
+            let removed =
+                self.dart_phase(&mut active, &mut scratch, &side, &|lo: [f64; D]| lo, target, rng);
             if self.full(target) || active.is_empty() {
                 return active.is_empty();
             }
@@ -504,7 +523,10 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 if refinements == MAX_REFINEMENTS {
                     return false;
                 }
-                active = self.refine(active.into_iter(), &side);
+                // The list before the last one is the room for the next (the lists shrink
+                // from level to level): its pages are not faulted in again.
+                self.refine(active.iter().copied(), &side, &mut children);
+                std::mem::swap(&mut active, &mut children);
                 side = side.map(|s| s * 0.5);
                 refinements += 1;
             }
@@ -519,6 +541,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
     fn box_phase<R: Rng + ?Sized>(
         &mut self,
         retired: &mut Retired,
+        scratch: &mut BatchScratch<D, Point<D>>,
         target: usize,
         rng: &mut R,
     ) -> f64 {
@@ -545,7 +568,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             (cell_of(&dart).0, dart)
         };
         let place = |_, dart: &Point<D>| Some((cell_of(dart).1, *dart));
-        self.throw_darts(darts, draw, place, &layout.cell_side, retired, target, rng);
+        self.throw_darts(darts, draw, place, &layout.cell_side, retired, scratch, target, rng);
         (start - retired.live) as f64 / start.max(1) as f64
     }
 
@@ -558,9 +581,11 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
     /// stays in the order of space (level 0 by index, deeper levels as the refinements made
     /// them), so a batch's darts sorted by cell, and a refinement's cells, come in the order
     /// of space. Returns the fraction of the starting cells removed.
+    #[allow(clippy::too_many_arguments)]
     fn dart_phase<C: Copy, R: Rng + ?Sized>(
         &mut self,
         active: &mut Vec<C>,
+        scratch: &mut BatchScratch<D, [u64; D]>,
         side: &[f64; D],
         lower_corner: &impl Fn(C) -> [f64; D],
         target: usize,
@@ -583,7 +608,7 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
             // set of measure zero), the lower face of a periodic one.
             domain.wrap(&dart).map(|dart| (lo, dart))
         };
-        self.throw_darts(darts, draw, place, side, &mut retired, target, rng);
+        self.throw_darts(darts, draw, place, side, &mut retired, scratch, target, rng);
         let mut slot = 0;
         active.retain(|_| {
             let keep = !retired.is(slot);
@@ -614,11 +639,11 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         place: impl Fn(u64, &W) -> Option<([f64; D], Point<D>)>,
         side: &[f64; D],
         retired: &mut Retired,
+        scratch: &mut BatchScratch<D, W>,
         target: usize,
         rng: &mut R,
     ) {
-        let mut batch: Vec<(u64, W)> = Vec::new();
-        let mut scratch = BatchScratch { batch: Vec::new(), open: Vec::new(), sorted: Vec::new() };
+        let mut batch = std::mem::take(&mut scratch.drawn);
         let mut thrown = 0;
         while thrown < darts && retired.live > 0 && !self.full(target) {
             let size = (darts - thrown).min(DART_BATCH);
@@ -630,8 +655,9 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 debug_assert!(slot >> (64 - ORDER_BITS) == 0);
                 (slot << ORDER_BITS | order, words)
             }));
-            self.throw_batch(&mut batch, &mut scratch, &place, side, retired, target);
+            self.throw_batch(&mut batch, scratch, &place, side, retired, target);
         }
+        scratch.drawn = batch;
     }
 
     /// Throws one batch of [`throw_darts`](Self::throw_darts), each dart with its order of
@@ -737,13 +763,22 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         });
     }
 
-    /// Splits every cell (given by lower corner, side `side`) into its 2^D halves and keeps
-    /// the halves that no single point covers whole.
-    fn refine(&self, parents: impl Iterator<Item = [f64; D]>, side: &[f64; D]) -> Vec<[f64; D]> {
+    /// Splits every cell (given by lower corner, side `side`) into its 2^D halves and puts
+    /// into `children` (emptied first) the halves that no single point covers whole.
+    fn refine(
+        &self,
+        parents: impl ExactSizeIterator<Item = [f64; D]>,
+        side: &[f64; D],
+        children: &mut Vec<[f64; D]>,
+    ) {
         let half = side.map(|s| s * 0.5);
         let periodic = self.sampler.grid_domain.is_periodic();
         let extent = *self.sampler.grid_domain.extent();
-        let mut children = Vec::new();
+        // Room for every half of every parent: the pages never written cost nothing, and
+        // growing the list by copying would fault in its pages twice (and hold both copies).
+        // Where that much cannot be had, the list grows as it goes.
+        children.clear();
+        let _ = children.try_reserve_exact(parents.len() << D);
         let mut near = Vec::new();
         let domain = &self.sampler.grid_domain;
         for lo in parents {
@@ -811,7 +846,6 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
                 }
             }
         }
-        children
     }
 
     /// Whether `p` covers the whole closed cell `[lo, lo + side]`: its open disk holds the
