@@ -126,7 +126,9 @@ impl<const D: usize> InlineCells<D> {
     }
 
     /// Asks the cache for the cells [`any_near`](Self::any_near) reads around `p` (a point of
-    /// the domain), so that a test a few steps later finds them there.
+    /// the domain), so that a test a few steps later finds them there. The same walk as
+    /// `any_near`'s, written out: as one walk shared through a closure, maximal sampling ran
+    /// 21% more instructions (the look-up's visit no longer inlined).
     #[inline(always)]
     pub(crate) fn prefetch_near(&self, p: &Point<D>) {
         let layout = &*self.layout;

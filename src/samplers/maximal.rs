@@ -772,15 +772,14 @@ impl<'a, const D: usize, G: Region<D>> Run<'a, D, G> {
         children: &mut Vec<[f64; D]>,
     ) {
         let half = side.map(|s| s * 0.5);
-        let periodic = self.sampler.grid_domain.is_periodic();
-        let extent = *self.sampler.grid_domain.extent();
+        let domain = &self.sampler.grid_domain;
+        let (periodic, extent) = (domain.is_periodic(), *domain.extent());
         // Room for every half of every parent: the pages never written cost nothing, and
         // growing the list by copying would fault in its pages twice (and hold both copies).
         // Where that much cannot be had, the list grows as it goes.
         children.clear();
         let _ = children.try_reserve_exact(parents.len() << D);
         let mut near = Vec::new();
-        let domain = &self.sampler.grid_domain;
         for lo in parents {
             // Every half has the parent's centre as a corner, so a point that covers a half
             // is closer than r to that centre.
