@@ -25,19 +25,6 @@ pub(crate) struct DiskSpace<'a, const D: usize, H, G: ?Sized> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Inside(bool);
 
-/// The candidate as the region admits it, or why not.
-#[inline(always)]
-fn admitted<const D: usize, G: ShellRegion<D> + ?Sized>(
-    region: &G,
-    domain: &Domain<D>,
-    inside: Inside,
-    candidate: &Point<D>,
-) -> Option<Point<D>> {
-    // Outside the region the candidate is lost; in a periodic box it wraps first. Deep inside
-    // a shape the whole shell is inside (the whole box never says so).
-    if inside.0 { Some(*candidate) } else { region.admit(domain, candidate) }
-}
-
 impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space for DiskSpace<'_, D, H, G> {
     type Point = Point<D>;
     type Id = u32;
@@ -63,13 +50,25 @@ impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space for DiskSpa
 
     #[inline(always)]
     fn test(&self, inside: &Inside, candidate: &Point<D>) -> Result<Verdict<Point<D>>, Infallible> {
-        let Some(p) = admitted(self.region, &self.domain, *inside, candidate) else {
-            return Ok(Verdict::Outside);
-        };
-        Ok(if self.grid.has_conflict(&p, ()) {
+        // Outside the region the candidate is lost; in a periodic box it wraps first. (Written
+        // out here and in `FieldSpace`: shared through a closure, 3D ran 1.2% more instructions.)
+        match self.region.admit(&self.domain, candidate) {
+            Some(p) => self.test_inside(inside, &p),
+            None => Ok(Verdict::Outside),
+        }
+    }
+
+    #[inline(always)]
+    fn shell_inside(inside: &Inside) -> bool {
+        inside.0
+    }
+
+    #[inline(always)]
+    fn test_inside(&self, _: &Inside, p: &Point<D>) -> Result<Verdict<Point<D>>, Infallible> {
+        Ok(if self.grid.has_conflict(p, ()) {
             Verdict::Reject
         } else {
-            Verdict::Accept(p, self.radius)
+            Verdict::Accept(*p, self.radius)
         })
     }
 
@@ -123,18 +122,29 @@ impl<const D: usize, H: CellHeads, G: ShellRegion<D> + ?Sized> Space for FieldSp
 
     #[inline(always)]
     fn test(&self, inside: &Inside, candidate: &Point<D>) -> Result<Verdict<Point<D>>, Error> {
-        let Some(p) = admitted(self.region, &self.domain, *inside, candidate) else {
-            return Ok(Verdict::Outside);
-        };
+        // Outside the region the candidate is lost; in a periodic box it wraps first.
+        match self.region.admit(&self.domain, candidate) {
+            Some(p) => self.test_inside(inside, &p),
+            None => Ok(Verdict::Outside),
+        }
+    }
+
+    #[inline(always)]
+    fn shell_inside(inside: &Inside) -> bool {
+        inside.0
+    }
+
+    #[inline(always)]
+    fn test_inside(&self, _: &Inside, p: &Point<D>) -> Result<Verdict<Point<D>>, Error> {
         // Every pair rule grows with the candidate's radius, so a conflict at the smallest
         // radius is a conflict at the field's: most candidates are turned down without
         // evaluating the field (a quarter of the time at 10^6 points in 2D). The decisions
         // are the same as testing with the field's radius alone.
-        if self.grid.has_conflict_within(&p, self.setup.rmin) {
+        if self.grid.has_conflict_within(p, self.setup.rmin) {
             return Ok(Verdict::Reject);
         }
-        Ok(match self.seed_radius(&p)? {
-            Some(r) => Verdict::Accept(p, r),
+        Ok(match self.seed_radius(p)? {
+            Some(r) => Verdict::Accept(*p, r),
             None => Verdict::Reject,
         })
     }

@@ -552,7 +552,8 @@ impl<const D: usize> Region<D> for Shape<D> {
 
 /// What Bridson's loop asks of its region besides [`Region`]: whether the whole shell of
 /// candidates around a point is inside, so that they need no test. The whole box answers
-/// `false` at compile time (its test is the box test, already cheap).
+/// from the centre's distance to its faces (once built with the shell's reach), a shape from
+/// its table's deep cells.
 pub(crate) trait ShellRegion<const D: usize>: Region<D> {
     /// Whether every point within the prepared reach of `centre` is inside.
     #[inline(always)]
@@ -561,7 +562,12 @@ pub(crate) trait ShellRegion<const D: usize>: Region<D> {
     }
 }
 
-impl<const D: usize> ShellRegion<D> for crate::region::WholeDomain<D> {}
+impl<const D: usize> ShellRegion<D> for crate::region::WholeDomain<D> {
+    #[inline(always)]
+    fn holds_shell(&self, centre: &Point<D>) -> bool {
+        crate::region::WholeDomain::holds_shell(self, centre)
+    }
+}
 
 impl<const D: usize> ShellRegion<D> for Shape<D> {
     #[inline(always)]

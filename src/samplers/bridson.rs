@@ -175,9 +175,7 @@ impl<const D: usize> Builder<D, BridsonOptions> {
         checked.check_budget()?;
         let sampling = *checked.sampling_box();
         let (radius, rmax) = checked.radius_bounds();
-        // Candidates lie within 2r of their active point (2·rmax with a field); a hair more
-        // for rounding.
-        let region = checked.region.clone().with_shell(2.0 * rmax * (1.0 + 1e-9));
+        let region = checked.region.clone().with_shell(shell_reach(rmax));
         let resolution = checked.grid.unwrap_or_default();
         let layout = match &checked.field {
             None => GridLayout::for_rule(
@@ -524,6 +522,12 @@ macro_rules! by_rule {
     };
 }
 
+/// How far from its active point a candidate can lie, in every coordinate: within 2r (2·rmax
+/// with a field), a hair more for the rounding of the shell draw's arithmetic.
+fn shell_reach(rmax: f64) -> f64 {
+    2.0 * rmax * (1.0 + 1e-9)
+}
+
 /// The state of one run of Bridson's algorithm: the points so far, which of them are active,
 /// and the work done. It can be built up and advanced piece by piece, stopped and resumed;
 /// [`Bridson::sample`] is `add_random` then `run_until(n)` on a new one, so a run taken in
@@ -605,7 +609,8 @@ impl<const D: usize> BridsonFill<D> {
             SamplerRegion::Shape(shape) => Some(Scan::for_region(shape.sampling(), sampler.radius)),
         };
         BridsonFill {
-            region: WholeDomain::new(sampler.domain),
+            region: WholeDomain::new(sampler.domain)
+                .with_shell(shell_reach(sampler.radius_bounds().1)),
             scan,
             sampler,
             grid,
