@@ -58,8 +58,7 @@ pub(crate) trait Space {
     /// Whether every candidate of the step `around` was prepared for lies inside the area as
     /// drawn, so that [`test_inside`](Self::test_inside) answers for it.
     #[inline(always)]
-    fn shell_inside(around: &Self::Around) -> bool {
-        let _ = around;
+    fn shell_inside(_: &Self::Around) -> bool {
         false
     }
 

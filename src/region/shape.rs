@@ -562,13 +562,6 @@ pub(crate) trait ShellRegion<const D: usize>: Region<D> {
     }
 }
 
-impl<const D: usize> ShellRegion<D> for crate::region::WholeDomain<D> {
-    #[inline(always)]
-    fn holds_shell(&self, centre: &Point<D>) -> bool {
-        crate::region::WholeDomain::holds_shell(self, centre)
-    }
-}
-
 impl<const D: usize> ShellRegion<D> for Shape<D> {
     #[inline(always)]
     fn holds_shell(&self, centre: &Point<D>) -> bool {

@@ -1,5 +1,6 @@
 //! The whole box of a domain: the default region of every sampler.
 
+use super::shape::ShellRegion;
 use super::{BoxClass, Region};
 use crate::domain::Domain;
 use crate::point::Point;
@@ -18,10 +19,8 @@ use crate::point::Point;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WholeDomain<const D: usize> {
     domain: Domain<D>,
-    /// How far from its active point a candidate can lie, for [`holds_shell`]
-    /// (infinite: never known to be inside).
-    ///
-    /// [`holds_shell`]: crate::region::shape::ShellRegion::holds_shell
+    /// How far from its active point a candidate can lie, for
+    /// [`holds_shell`](ShellRegion::holds_shell) (infinite: never known to be inside).
     shell: f64,
 }
 
@@ -35,14 +34,16 @@ impl<const D: usize> WholeDomain<D> {
     pub(crate) fn with_shell(self, reach: f64) -> Self {
         WholeDomain { shell: reach, ..self }
     }
+}
 
+impl<const D: usize> ShellRegion<D> for WholeDomain<D> {
     /// Whether every candidate within the shell's reach of `centre` (in every coordinate, as
     /// the shell draw computes it: `centre + x` with `|x|` at most the reach) lies in the box.
     /// Rounding is monotone, so such a candidate's coordinate lies between `centre − reach`
     /// and `centre + reach` as computed here; these passing the box's own test (lower face
     /// included, upper excluded) means the candidate does.
     #[inline(always)]
-    pub(crate) fn holds_shell(&self, centre: &Point<D>) -> bool {
+    fn holds_shell(&self, centre: &Point<D>) -> bool {
         let (origin, extent) = (self.domain.origin(), self.domain.extent());
         (0..D).fold(true, |inside, i| {
             inside
