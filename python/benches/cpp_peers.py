@@ -14,10 +14,12 @@ The peers are built from copies the user gives (never fetched here, never commit
   uniform candidates.
 
 Each round runs every command once, in turn (interleaved), and the table gives the median
-of the rounds' seconds and peak memory, and the peer's median over ours. Seconds are what each
-program measures around its sampling alone (poisson-nd prints `time=`; the drivers below
-time `tph_poisson_create` and `Eliminate` with a monotonic clock); memory is the process's peak
-resident set (`getrusage` of the child).
+of the rounds' seconds and peak memory, the peer's median over ours, and the range of the
+ratios round by round (the peer's seconds over ours in the same round, runs seconds apart:
+a host whose speed drifts over the rounds moves both sides of each such ratio alike).
+Seconds are what each program measures around its sampling alone (poisson-nd prints `time=`;
+the drivers below time `tph_poisson_create` and `Eliminate` with a monotonic clock); memory is
+the process's peak resident set (`getrusage` of the child).
 
     python python/benches/cpp_peers.py --thinks03 /path/to/pds-v0.3 \\
         --tph /path/to/poisson-disk-sampling --cy /path/to/cyCodeBase [--rounds 3] \\
@@ -39,7 +41,7 @@ sampling is 2× Bridson's time at the same radius.
 
 `2d-cores` and `3d-cores` run chunked Bridson (`sample chunked-bridson`) on one thread and on
 `--threads` (default: all cores) beside the peers on one core, and print the speed-up of the
-cores, chunked on N threads over chunked on one.
+cores, chunked on N threads over chunked on one (medians, and its range round by round).
 """
 
 from __future__ import annotations
@@ -304,18 +306,25 @@ def main() -> None:
     if len(ours_builds) > 1:
         print("poisson-nd's builds wrote the same points in every run")
     print()
-    print("| workload | peer | peer s (points, MB) | build | poisson-nd s (points, MB) | peer ÷ poisson-nd |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    def rounds_range(name: str, who: str, build_name: str) -> str:
+        ratios = [peer[0] / ours[0]
+                  for peer, ours in zip(results[(name, who)], results[(name, build_name)])]
+        return f"{min(ratios):.2f}–{max(ratios):.2f}×"
+
+    print("| workload | peer | peer s (points, MB) | build | poisson-nd s (points, MB) | peer ÷ poisson-nd "
+          "| rounds |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, _, peers in workloads:
         for build_name, _ in ours_builds:
             ours_s, ours_n, ours_mb = median(name, build_name)
             for who, _ in peers or [("—", [])]:
                 if who == "—":
-                    print(f"| {name} | — | — | {build_name} | {ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | — |")
+                    print(f"| {name} | — | — | {build_name} | {ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | — | — |")
                     continue
                 s_, n_, mb = median(name, who)
                 print(f"| {name} | {who} | {s_:.3f} ({n_}, {mb:.0f}) | {build_name} | "
-                      f"{ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | {s_ / ours_s:.2f}× |")
+                      f"{ours_s:.3f} ({ours_n}, {ours_mb:.0f}) | {s_ / ours_s:.2f}× | "
+                      f"{rounds_range(name, who, build_name)} |")
     if "maximal" in only and "2d" in only:
         for build_name, _ in ours_builds:
             print(f"\n{maximal}, {build_name}: "
@@ -324,9 +333,11 @@ def main() -> None:
     chunked = [name for name, _, _ in workloads if name.startswith("chunked")]
     for one, many in zip(chunked[::2], chunked[1::2]):
         for build_name, _ in ours_builds:
+            speedups = [a[0] / b[0] for a, b in zip(results[(one, build_name)],
+                                                     results[(many, build_name)])]
             print(f"\n{many}, {build_name}: "
                   f"{median(one, build_name)[0] / median(many, build_name)[0]:.2f}× "
-                  "its one thread (medians)")
+                  f"its one thread (medians; rounds {min(speedups):.2f}–{max(speedups):.2f}×)")
 
 
 if __name__ == "__main__":
