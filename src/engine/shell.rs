@@ -148,12 +148,13 @@ fn cube_rejection<const D: usize, const PER_ROUND: usize, const FINE: bool, R: R
     }
 }
 
-/// Whether [`first_kept`] blends rather than indexes on this target: the pick by index became a
-/// branch, guessing wrong about a third of the time, in every x86-64 build measured but two, and
-/// the blend has none. The two: 2D in the baseline x86-64 (the pick is one SSE2 and-or of the
-/// pair) and builds with AVX-512 (whose masks blend), where the blend cost 6% and 9% of a 2D run.
-/// Elsewhere it made Bridson 1.16× faster in 1D and 1.07× in 3D, and in 2D 1.22× when built for
-/// x86-64-v2 or -v3 (docs/performance.md, "The pick of a kept draw").
+/// Whether [`first_kept`] blends rather than indexes on this target. On x86-64 the compiler
+/// turned the pick by index into a jump, wrong about a third of the time, in the builds measured
+/// (the baseline, -v2, -v3 and -v4 levels; 1D to 4D) except two: 2D on the baseline level (one
+/// SSE2 and-or of the pair) and with AVX-512 (a mask blend). There the index stays (the blend
+/// cost 6% and 9% of a 2D run); elsewhere the blend made Bridson 1.16× faster in 1D, 1.07× in
+/// 3D, the same in 4D, and 1.22× in 2D built for x86-64-v2 or -v3 (docs/performance.md, "The
+/// pick of a kept draw"). Other targets were not measured and keep the index.
 const fn pick_by_blend<const D: usize>() -> bool {
     cfg!(target_arch = "x86_64")
         && !cfg!(target_feature = "avx512f")
