@@ -228,10 +228,8 @@ impl<const D: usize> Config<D> {
             }
             _ => (f64::NAN, None),
         };
-        if capabilities.radius && !(radius.is_finite() && radius > 0.0) {
-            return Err(Error::InvalidRadius(radius));
-        }
         if capabilities.radius {
+            crate::limits::check_radius(radius)?;
             let scale = self.domain.coordinate_scale();
             crate::limits::check_radius_for_scale("the radius", radius, scale)?;
         }

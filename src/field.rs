@@ -156,9 +156,7 @@ pub struct ConstantField {
 impl ConstantField {
     /// The field `radius` everywhere. Errors: a radius that is not finite and positive.
     pub fn new(radius: f64) -> Result<Self, Error> {
-        if !(radius.is_finite() && radius > 0.0) {
-            return Err(Error::InvalidRadius(radius));
-        }
+        crate::limits::check_radius(radius)?;
         Ok(ConstantField { radius })
     }
 }

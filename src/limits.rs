@@ -31,6 +31,12 @@ pub const MAX_LENGTH: f64 = 1e100;
 /// too few for candidates to be drawn in it, and the restart scan's cells stop being distinct.
 pub const MIN_RESOLUTION: f64 = 1.0 / (1u64 << 40) as f64;
 
+/// Checks that a radius is finite and positive ([`Error::InvalidRadius`]): the first test
+/// every radius passes, before [`check_length`] bounds its magnitude.
+pub fn check_radius(radius: f64) -> Result<(), Error> {
+    if radius.is_finite() && radius > 0.0 { Ok(()) } else { Err(Error::InvalidRadius(radius)) }
+}
+
 /// Checks that a length (a box side, a radius, a field's bound) lies in
 /// `[MIN_LENGTH, MAX_LENGTH]`; NaN and infinities are refused too.
 pub fn check_length(name: &'static str, value: f64) -> Result<(), Error> {

@@ -16,7 +16,7 @@
 #![deny(missing_docs)]
 
 use crate::dims::MAX_DIM;
-use crate::spec::{self, OverLimit, SamplerSpec};
+use crate::spec::{OverLimit, SamplerSpec};
 use poisson_nd::error::Short;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -563,14 +563,17 @@ fn check_sampler_keys(table: &toml::Table) -> Result<(), ConfigError> {
         let Some(name) = sampler.get("name").and_then(toml::Value::as_str) else {
             return Err(invalid(format!("{key}.name"), "is missing (every sampler needs one)"));
         };
-        let Some(entry) = spec::entry(name) else {
+        let Some(entry) = crate::catalogue::entry(name) else {
             return Err(invalid(
                 format!("{key}.name"),
-                format!("'{name}' is not a sampler (known: {})", spec::names().join(", ")),
+                format!(
+                    "'{name}' is not a sampler (known: {})",
+                    crate::catalogue::names().join(", ")
+                ),
             ));
         };
         for (parameter, value) in sampler.iter().filter(|(k, _)| *k != "name") {
-            if entry.parameters.contains(parameter) {
+            if entry.takes(parameter) {
                 // Its type, on its own, so that the message can name the key.
                 let alone = toml::Table::from_iter([
                     ("name".to_string(), toml::Value::from(name)),
@@ -581,15 +584,10 @@ fn check_sampler_keys(table: &toml::Table) -> Result<(), ConfigError> {
                 }
                 continue;
             }
-            let message = match spec::retired_key(parameter) {
+            let message = match crate::catalogue::retired_key(parameter) {
                 Some(advice) => advice.to_string(),
                 None => {
-                    let takes = if entry.parameters.is_empty() {
-                        "none".to_string()
-                    } else {
-                        entry.parameters.join(", ")
-                    };
-                    format!("is not a parameter of '{name}' (it takes: {takes})")
+                    format!("is not a parameter of '{name}' (it takes: {})", entry.key_list())
                 }
             };
             return Err(invalid(format!("{key}.{parameter}"), message));

@@ -2,6 +2,7 @@
 //! defined in `docs/metrics.md`), and the comparison report with its configuration and figures.
 
 pub mod analyze;
+pub mod catalogue;
 pub mod choices;
 pub mod config;
 pub mod dims;

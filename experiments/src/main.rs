@@ -4,9 +4,9 @@
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, Subcommand};
+use experiments::catalogue;
 use experiments::report::{self, ReportArgs};
 use experiments::sample::{self, SampleArgs};
-use experiments::spec;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -81,28 +81,22 @@ fn usage_error(error: &clap::Error) -> String {
         _ => None,
     };
     if args.iter().any(|a| a == "sample") {
-        match (error.kind(), sampler.and_then(spec::entry)) {
+        match (error.kind(), sampler.and_then(catalogue::entry)) {
             (ErrorKind::UnknownArgument, Some(entry)) => {
                 // A flag of another sampler (or a retired one); a flag no sampler has stays clap's
                 // message.
                 let of_a_sampler = |flag: &str| {
                     let key = flag.trim_start_matches('-').replace('-', "_");
-                    spec::retired_key(&key).is_some()
-                        || spec::catalogue().iter().any(|e| e.parameters.contains(&key))
+                    catalogue::retired_key(&key).is_some()
+                        || catalogue::catalogue().iter().any(|e| e.takes(&key))
                 };
                 if let Some(flag) =
                     context(ContextKind::InvalidArg).filter(|flag| of_a_sampler(flag))
                 {
-                    let takes: Vec<String> = entry
-                        .parameters
-                        .iter()
-                        .map(|p| format!("--{}", p.replace('_', "-")))
-                        .collect();
-                    let takes =
-                        if takes.is_empty() { "none".to_string() } else { takes.join(", ") };
                     return format!(
-                        "error: {flag} does not apply to '{}' (its own flags: {takes})",
-                        entry.name
+                        "error: {flag} does not apply to '{}' (its own flags: {})",
+                        entry.name,
+                        entry.flags()
                     );
                 }
             }
@@ -110,7 +104,7 @@ fn usage_error(error: &clap::Error) -> String {
                 if let Some(name) = context(ContextKind::InvalidSubcommand) {
                     return format!(
                         "error: unknown sampler '{name}' (known: {})",
-                        spec::names().join(", ")
+                        catalogue::names().join(", ")
                     );
                 }
             }

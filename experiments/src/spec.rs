@@ -28,8 +28,9 @@
 //! ```
 #![deny(missing_docs)]
 
+use crate::catalogue::{Switch, SwitchValue};
 use crate::shapes::Setup;
-use clap::{Args, CommandFactory, Subcommand};
+use clap::{Args, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
 use poisson_nd::error::Short;
 use poisson_nd::samplers::sample_elimination::candidate_count;
@@ -39,24 +40,24 @@ use poisson_nd::{
     PointSet, SampleElimination, Sampler, Sobol, WhiteNoise,
 };
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// A sampler and its parameters. A parameter left out (`None`) takes the library's default.
 // Not `Eq`: sample elimination's ratio is a float.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Subcommand)]
 #[serde(tag = "name", rename_all = "kebab-case")]
 pub enum SamplerSpec {
-    /// Bridson's algorithm: Poisson-disk, fills the box at --radius.
+    /// Bridson's algorithm: Poisson-disk, fills the box at the radius.
     Bridson(BridsonParams),
     /// Bridson's algorithm chunk by chunk on all cores: Poisson-disk, fills the box at
-    /// --radius, the same points for every thread count (no region or density map).
+    /// the radius, the same points for every thread count (no region or density map).
     ChunkedBridson(ChunkedBridsonParams),
     /// Dart throwing, every dart checked against every point: Poisson-disk, O(N²).
     DartThrowing(DartThrowingParams),
     /// Dart throwing with a background grid: the same points as dart-throwing, in O(N).
     DartThrowingGrid(DartThrowingParams),
     /// Maximal Poisson-disk sampling: dart throwing run to saturation (Ebeida et al.), fills
-    /// the box at --radius until not one more point fits.
+    /// the box at the radius until not one more point fits.
     Maximal(NoParams),
     /// Mitchell's best candidate: the farthest of m candidates per point (count-driven).
     BestCandidate(BestCandidateParams),
@@ -487,6 +488,33 @@ impl SamplerSpec {
         }
     }
 
+    /// How another sampler's Python class selects this one by a keyword, if it does: each
+    /// of these varies another sampler in one respect, and Python users reach it as that
+    /// sampler's option as well as by its own class.
+    pub fn switch(&self) -> Option<Switch> {
+        let flag = |base, keyword, default_selects| Switch {
+            base,
+            keyword,
+            base_value: SwitchValue::Flag(false),
+            value: SwitchValue::Flag(true),
+            default_selects,
+        };
+        match self {
+            SamplerSpec::BridsonRecent(_) => Some(Switch {
+                base: "bridson",
+                keyword: "front",
+                base_value: SwitchValue::Word("uniform"),
+                value: SwitchValue::Word("recent"),
+                default_selects: false,
+            }),
+            SamplerSpec::DartThrowingGrid(_) => Some(flag("dart-throwing", "grid", false)),
+            SamplerSpec::HaltonRandomized(_) => Some(flag("halton", "randomized", false)),
+            // Scrambled by default, as scipy's `Sobol` is.
+            SamplerSpec::SobolOwen(_) => Some(flag("sobol", "scramble", true)),
+            _ => None,
+        }
+    }
+
     /// The sampler that gives the same points as this one from the same seed, if any.
     pub fn twin(&self) -> Option<Twin> {
         match self {
@@ -789,63 +817,6 @@ impl<const D: usize> Built<D> {
     }
 }
 
-/// One sampler's entry in [`catalogue`]: its name and the keys (flags) of its parameters.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
-    /// The name, as [`SamplerSpec::name`] gives it.
-    pub name: String,
-    /// Its parameters as TOML keys (`max_misses`), in declaration order.
-    pub parameters: Vec<String>,
-}
-
-/// Every sampler, in the order of [`SamplerSpec`]'s variants (the report's colours follow
-/// it), read from the specification itself.
-pub fn catalogue() -> &'static [Entry] {
-    static CATALOGUE: OnceLock<Vec<Entry>> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        let command = SpecCommand::command();
-        command
-            .get_subcommands()
-            .map(|sub| Entry {
-                name: sub.get_name().to_string(),
-                parameters: sub
-                    .get_arguments()
-                    .map(|arg| arg.get_id().as_str().to_string())
-                    .filter(|id| id != "help")
-                    .collect(),
-            })
-            .collect()
-    })
-}
-
-/// The sampler names, in [`catalogue`] order.
-pub fn names() -> Vec<&'static str> {
-    catalogue().iter().map(|entry| entry.name.as_str()).collect()
-}
-
-/// The catalogue entry of the sampler called `name`.
-pub fn entry(name: &str) -> Option<&'static Entry> {
-    catalogue().iter().find(|entry| entry.name == name)
-}
-
-/// Advice for a key that samplers no longer take, if `key` is one.
-pub fn retired_key(key: &str) -> Option<&'static str> {
-    match key {
-        "randomize" => Some(
-            "is no longer a key: the scrambled sequence is its own sampler, \
-             name = \"halton-randomized\"",
-        ),
-        _ => None,
-    }
-}
-
-/// A command holding the specification as its subcommands, to read the catalogue from.
-#[derive(clap::Parser, Debug)]
-struct SpecCommand {
-    #[command(subcommand)]
-    sampler: SamplerSpec,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -858,7 +829,10 @@ mod tests {
     #[test]
     fn names_agree_between_clap_serde_and_the_library() {
         let specs = every_spec();
-        assert_eq!(names(), specs.iter().map(SamplerSpec::name).collect::<Vec<_>>());
+        assert_eq!(
+            crate::catalogue::names(),
+            specs.iter().map(SamplerSpec::name).collect::<Vec<_>>()
+        );
         let domain = crate::domains::unit::<2>(false);
         for spec in specs {
             let toml = toml::to_string(&spec).unwrap();
@@ -889,12 +863,13 @@ mod tests {
             ("lloyd", &["iterations"]),
             ("gaussian-blue-noise", &["iterations", "sigma"]),
         ];
+        use crate::catalogue::{catalogue, entry};
         for (name, keys) in expected {
-            assert_eq!(entry(name).unwrap().parameters, *keys, "{name}");
+            assert_eq!(entry(name).unwrap().keys().collect::<Vec<_>>(), *keys, "{name}");
         }
         for entry in catalogue() {
-            for key in &entry.parameters {
-                let value = match key.as_str() {
+            for key in entry.keys() {
+                let value = match key {
                     "growing_candidates" | "progressive" => "true",
                     "ratio" => "2.5",
                     "sigma" => "0.75",

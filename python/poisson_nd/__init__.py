@@ -1,8 +1,8 @@
 """poisson-nd: Poisson-disk (blue-noise) and comparison point samplers in 1 to 8 dimensions.
 
-The samplers are engines in the style of ``scipy.stats.qmc`` (``Bridson``, ``ChunkedBridson``,
-``DartThrowing``, ``Maximal``, ``SampleElimination``, ``BestCandidate``, ``Halton``, ``Sobol``,
-``Pmj02``, ``JitteredGrid``, ``WhiteNoise``); ``Field`` and ``Region`` vary the radius and confine the
+The samplers are engines in the style of ``scipy.stats.qmc``, one class per sampler of the
+command line (``Bridson``, ``SampleElimination``, ``GaussianBlueNoise``, ... : the list is
+``poisson_nd.SAMPLERS``, docs/samplers.md); ``Field`` and ``Region`` vary the radius and confine the
 points; ``PoissonSet`` is a live set, ``World`` a deterministic chunked world; ``scatter`` runs
 a world-scatter scene; ``sample_surface`` puts points on a triangle mesh's surface and
 ``nearest_on_surface`` finds its points nearest to others;
@@ -17,21 +17,9 @@ Rust library's. See docs/python.md.
 """
 
 from ._native import MAX_DIM, MAX_POINTS, Field, PoissonSet, Region, World, WorldStages
-from ._engines import (
-    BestCandidate,
-    Bridson,
-    ChunkedBridson,
-    DartThrowing,
-    Engine,
-    Halton,
-    JitteredGrid,
-    Maximal,
-    Pmj02,
-    Sample,
-    SampleElimination,
-    Sobol,
-    WhiteNoise,
-)
+from ._engines import Engine, Sample
+from ._samplers import *  # noqa: F403 (one class per sampler of the catalogue)
+from ._samplers import __all__ as SAMPLERS
 from ._analysis import Analysis, analyze
 from ._scatter import INSTANCE_DTYPE, scatter
 from ._surface import SurfaceNearest, SurfaceSample, nearest_on_surface, sample_surface
@@ -39,26 +27,16 @@ from ._surface import SurfaceNearest, SurfaceSample, nearest_on_surface, sample_
 __all__ = [
     "MAX_DIM",
     "MAX_POINTS",
+    "SAMPLERS",
     "Analysis",
-    "BestCandidate",
-    "Bridson",
-    "ChunkedBridson",
-    "DartThrowing",
     "Engine",
     "Field",
-    "Halton",
     "INSTANCE_DTYPE",
-    "JitteredGrid",
-    "Maximal",
-    "Pmj02",
     "PoissonSet",
     "Region",
     "Sample",
-    "SampleElimination",
-    "Sobol",
     "SurfaceNearest",
     "SurfaceSample",
-    "WhiteNoise",
     "World",
     "WorldStages",
     "analyze",
@@ -66,3 +44,4 @@ __all__ = [
     "sample_surface",
     "scatter",
 ]
+__all__ += SAMPLERS

@@ -1,8 +1,12 @@
-"""The samplers as engines in the style of ``scipy.stats.qmc``: one class per sampler."""
+"""What every engine has, in the style of ``scipy.stats.qmc``: the box, the seed, the runs.
+
+The engine classes themselves, one per sampler, are generated from the sampler catalogue into
+``_samplers.py``.
+"""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional, Sequence, Union
+from typing import Any, ClassVar, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -10,21 +14,7 @@ import numpy.typing as npt
 from . import _native
 from ._native import Field, Region
 
-__all__ = [
-    "Engine",
-    "Sample",
-    "Bridson",
-    "ChunkedBridson",
-    "DartThrowing",
-    "Maximal",
-    "SampleElimination",
-    "BestCandidate",
-    "Halton",
-    "Sobol",
-    "Pmj02",
-    "JitteredGrid",
-    "WhiteNoise",
-]
+__all__ = ["Engine", "Sample", "SeedLike", "Bounds"]
 
 #: What ``rng=`` takes: an int seed, a ``numpy.random.Generator`` (drawn once for a seed), or
 #: None (a fresh seed from the operating system, kept in ``engine.seed``).
@@ -82,6 +72,11 @@ class Engine:
     name: str = ""
     #: Whether the sampler is radius-driven (fills the box at a radius) or count-driven.
     radius_driven: bool = False
+    #: A keyword that selects a variant of the sampler (``Bridson(front="recent")``): the
+    #: keyword, its default, and the sampler each of its values selects.
+    _switch: ClassVar[Optional[tuple[str, Any, dict[Any, str]]]] = None
+    #: Whether a radius field may replace the radius.
+    _takes_field: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -96,7 +91,17 @@ class Engine:
         radius: Optional[float] = None,
         field: Optional[Field] = None,
         params: Optional[dict[str, Any]] = None,
+        switch: Any = None,
     ) -> None:
+        if self._switch is not None:
+            keyword, default, names = self._switch
+            value = bool(switch) if isinstance(default, bool) else switch
+            if value not in names:
+                raise ValueError(f"{keyword} must be {' or '.join(map(repr, names))}, got {value!r}")
+            self.name = names[value]
+            setattr(self, keyword, value)
+        if self.radius_driven:
+            _radius_or_field(radius, field, self.name, self._takes_field)
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
             raise TypeError(f"d must be an int, got {type(d).__name__}")
         self.d = int(d)
@@ -189,7 +194,13 @@ class Engine:
         return self
 
     def _repr_params(self) -> list[str]:
-        return [f"{k}={v!r}" for k, v in self.params.items()]
+        parts = [f"{k}={v!r}" for k, v in self.params.items()]
+        if self._switch is not None:
+            keyword, default, _ = self._switch
+            value = getattr(self, keyword)
+            if value != default:
+                parts.append(f"{keyword}={value!r}")
+        return parts
 
     def __repr__(self) -> str:
         parts = [f"d={self.d}"]
@@ -234,195 +245,19 @@ def _radius_or_field(radius: Optional[float], field: Optional[Field], name: str,
         raise ValueError(f"'{name}' needs exactly one of radius and field" if takes_field else f"'{name}' needs a radius")
 
 
-class Bridson(_RadiusDriven):
-    """Bridson's algorithm, exact in every dimension: no two points closer than ``radius``
-    (or the distance a radius ``field`` gives a pair), filling the box. ``k`` candidates per
-    active point (default 30); ``grid`` "coarse" (cells of side r, default) or "fine" (r/√d)
-    changes only the speed. ``front`` "uniform" (default, Bridson's rule) works around any
-    active point; "recent" around one of the 16 newest: the same guarantees, other points,
-    faster where the grid outgrows the caches (sampler ``bridson-recent``)."""
-
-    def __init__(
-        self,
-        d: int,
-        radius: Optional[float] = None,
-        *,
-        field: Optional[Field] = None,
-        k: Optional[int] = None,
-        grid: Optional[str] = None,
-        front: str = "uniform",
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        if front not in ("uniform", "recent"):
-            raise ValueError(f"front must be 'uniform' or 'recent', got {front!r}")
-        self.front = front
-        self.name = "bridson-recent" if front == "recent" else "bridson"
-        _radius_or_field(radius, field, self.name, True)
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng, radius=radius, field=field,
-                         params={"k": k, "grid": grid})
-
-    def _repr_params(self) -> list[str]:
-        return super()._repr_params() + (["front='recent'"] if self.front == "recent" else [])
-
-
-class ChunkedBridson(_RadiusDriven):
-    """Bridson's algorithm chunk by chunk on all cores: the same points for every thread
-    count. ``chunk_size`` (default 64 radii in 1D and 2D, 32 from 3D), ``threads`` (default
-    all cores), ``k``. No region or radius field."""
-
-    name = "chunked-bridson"
-
-    def __init__(
-        self,
-        d: int,
-        radius: float,
-        *,
-        k: Optional[int] = None,
-        chunk_size: Optional[float] = None,
-        threads: Optional[int] = None,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic,
-                         max_points=max_points, rng=rng, radius=radius,
-                         params={"k": k, "chunk_size": chunk_size, "threads": threads})
-
-
-class DartThrowing(_RadiusDriven):
-    """Dart throwing: uniform darts kept when no point is closer than ``radius`` (or the
-    field's distance), until ``max_misses`` darts in a row miss (default 10000). ``grid=True``
-    finds neighbours with a background grid (the same points, in O(N))."""
-
-    def __init__(
-        self,
-        d: int,
-        radius: Optional[float] = None,
-        *,
-        field: Optional[Field] = None,
-        max_misses: Optional[int] = None,
-        grid: bool = False,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        self.name = "dart-throwing-grid" if grid else "dart-throwing"
-        self.grid = bool(grid)
-        _radius_or_field(radius, field, self.name, True)
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng, radius=radius, field=field,
-                         params={"max_misses": max_misses})
-
-    def _repr_params(self) -> list[str]:
-        return super()._repr_params() + (["grid=True"] if self.grid else [])
-
-
-class Maximal(_RadiusDriven):
-    """Maximal Poisson-disk sampling (Ebeida et al.): dart throwing run to saturation,
-    unbiased, until not one more point fits at ``radius`` (1D to 6D)."""
-
-    name = "maximal"
-
-    def __init__(
-        self,
-        d: int,
-        radius: float,
-        *,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng, radius=radius)
-
-
-class SampleElimination(Engine):
-    """Weighted sample elimination (Yuksel 2015): exactly n well-spread points out of
-    ``ratio``·n uniform candidates (default 5); ``progressive=True`` orders them so that every
-    prefix of n/2^k points is well spread."""
-
-    name = "sample-elimination"
-
-    def __init__(
-        self,
-        d: int,
-        *,
-        ratio: Optional[float] = None,
-        progressive: Optional[bool] = None,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng,
-                         params={"ratio": ratio, "progressive": progressive})
-
-
-class BestCandidate(Engine):
-    """Mitchell's best candidate: each new point the farthest of ``candidates`` uniform
-    candidates (default 10; ``growing_candidates=True``: m·i for the i-th point)."""
-
-    name = "best-candidate"
-
-    def __init__(
-        self,
-        d: int,
-        *,
-        candidates: Optional[int] = None,
-        growing_candidates: Optional[bool] = None,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng,
-                         params={"candidates": candidates, "growing_candidates": growing_candidates})
-
-
 class _Sequence(Engine):
     """A low-discrepancy sequence: successive ``random(n)`` calls continue it, as scipy's
     sequences do (one seed, one scramble, for the whole sequence); ``reset()`` starts it
     again and ``fast_forward(n)`` skips points."""
 
-    def __init__(
-        self,
-        d: int,
-        *,
-        skip: Optional[int] = None,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        self.skip = 0 if skip is None else int(skip)
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng, params={"skip": skip})
+    @property
+    def skip(self) -> int:
+        """The index of the sequence's first point."""
+        return int(self.params.get("skip", 0))
 
     def _native_params(self) -> dict[str, Any]:
         # The sequence goes on: the next points start after those generated.
-        return {"skip": self.skip + self.num_generated}
+        return {**self.params, "skip": self.skip + self.num_generated}
 
     def _run(self, n: Optional[int], check_only: bool = False) -> Sample:
         # One seed (one scramble) for the whole sequence.
@@ -436,100 +271,3 @@ class _Sequence(Engine):
         """Skips the next ``n`` points of the sequence."""
         self.num_generated += _count(n)
         return self
-
-
-class Halton(_Sequence):
-    """The Halton sequence (bases 2, 3, 5, ...), from index 1 + ``skip``; ``randomized=True``
-    scrambles it by random digit permutations drawn from the seed. Successive ``random(n)``
-    calls continue the sequence, as scipy's Halton does; ``reset()`` starts it again."""
-
-    def __init__(
-        self,
-        d: int,
-        *,
-        randomized: bool = False,
-        skip: Optional[int] = None,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        self.name = "halton-randomized" if randomized else "halton"
-        self.randomized = bool(randomized)
-        super().__init__(d, skip=skip, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic,
-                         region=region, max_points=max_points, rng=rng)
-
-    def _repr_params(self) -> list[str]:
-        return (["randomized=True"] if self.randomized else []) + super()._repr_params()
-
-
-class Sobol(_Sequence):
-    """The Sobol sequence with Joe and Kuo's direction numbers (``d`` up to ``MAX_DIM`` here;
-    the Rust library goes to 1024), from
-    index ``skip`` (default 0, the origin when not scrambled); ``scramble=True`` (the default,
-    as in scipy) applies a hash-based Owen scramble keyed by the seed. Unscrambled, it is
-    scipy's ``Sobol(d, scramble=False)`` in binary rather than Gray-code order (the same
-    points in every block of a power of two). Successive ``random(n)`` calls continue the
-    sequence; ``reset()`` starts it again."""
-
-    def __init__(
-        self,
-        d: int,
-        *,
-        scramble: bool = True,
-        skip: Optional[int] = None,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        self.name = "sobol-owen" if scramble else "sobol"
-        self.scramble = bool(scramble)
-        super().__init__(d, skip=skip, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic,
-                         region=region, max_points=max_points, rng=rng)
-
-    def _repr_params(self) -> list[str]:
-        return (["scramble=False"] if not self.scramble else []) + super()._repr_params()
-
-
-class Pmj02(_Sequence):
-    """A progressive multi-jittered (0,2) sequence in 1 or 2 dimensions: every prefix of 2**m
-    points has one point in every elementary rectangle of area 2**-m, each point jittered
-    in its strata; random per seed. Successive ``random(n)`` calls continue the sequence;
-    ``reset()`` starts it again."""
-
-    name = "pmj02"
-
-
-class _NoParameters(Engine):
-    """An engine whose sampler has no parameters of its own."""
-
-    def __init__(
-        self,
-        d: int,
-        *,
-        l_bounds: Bounds = None,
-        u_bounds: Bounds = None,
-        periodic: bool = False,
-        region: Optional[Region] = None,
-        max_points: Optional[int] = None,
-        rng: SeedLike = None,
-    ) -> None:
-        super().__init__(d, l_bounds=l_bounds, u_bounds=u_bounds, periodic=periodic, region=region,
-                         max_points=max_points, rng=rng)
-
-
-class JitteredGrid(_NoParameters):
-    """One uniform point in each cell of the largest near-cubic grid with at most n cells."""
-
-    name = "jittered-grid"
-
-
-class WhiteNoise(_NoParameters):
-    """Independent uniform points: the baseline."""
-
-    name = "white-noise"

@@ -23,6 +23,7 @@ def sample(
     field: Optional[Field] = None,
     region: Optional[Region] = None,
 ) -> tuple[npt.NDArray[np.float64], Optional[npt.NDArray[np.float64]], str, int]: ...
+def catalogue() -> list[dict[str, Any]]: ...
 def analyze_json(
     points: npt.NDArray[np.float64],
     l_bounds: Sequence[float],

@@ -206,6 +206,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_DIM", experiments::dims::MAX_DIM)?;
     m.add("MAX_POINTS", poisson_nd::defaults::MAX_POINTS)?;
     m.add_function(wrap_pyfunction!(sampling::sample, m)?)?;
+    m.add_function(wrap_pyfunction!(sampling::catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyze_json, m)?)?;
     m.add_function(wrap_pyfunction!(scatter::scatter, m)?)?;
     m.add_function(wrap_pyfunction!(surface::sample_surface, m)?)?;

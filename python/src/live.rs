@@ -355,7 +355,7 @@ impl PoissonSet {
                 None => Set::<D>::from_snapshot(snapshot),
                 // The field is laid over the saved box, as it was over the box it was made in.
                 Some(field) => {
-                    let (built, _) = field.build(&snapshot_domain::<D>(&snapshot)?)?;
+                    let (built, _) = field.build(&snapshot.domain::<D>().map_err(|e| value_error(format!("{name}: {e}")))?)?;
                     Set::<D>::from_snapshot_with_field(snapshot, built)
                 }
             }
@@ -368,15 +368,4 @@ impl PoissonSet {
     fn __repr__(&self) -> String {
         self.inner.describe()
     }
-}
-
-/// The box a snapshot was saved with (its `origin`, `extent` and `periodic`).
-fn snapshot_domain<const D: usize>(snapshot: &Snapshot) -> PyResult<poisson_nd::Domain<D>> {
-    let value = serde_json::to_value(snapshot).map_err(value_error)?;
-    let numbers = |key: &str| -> Vec<f64> {
-        value.get(key).and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default()
-    };
-    let periodic = value.get("periodic").and_then(serde_json::Value::as_bool).unwrap_or(false);
-    experiments::domains::from_slices::<D>(&numbers("origin"), &numbers("extent"), periodic)
-        .map_err(value_error)
 }

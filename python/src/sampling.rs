@@ -4,6 +4,7 @@
 use crate::arrays::{domain, points_array};
 use crate::shapes::{Field, Region};
 use crate::{Interrupt, dim_error, value_error};
+use experiments::catalogue::{self as samplers, Value};
 use experiments::shapes::Setup;
 use experiments::spec::{OverLimit, SamplerSpec};
 use experiments::with_dim;
@@ -12,7 +13,6 @@ use poisson_nd::StopReason;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat};
-use serde::Deserialize;
 use std::sync::Arc;
 
 /// What one run returns to Python.
@@ -47,54 +47,55 @@ pub(crate) fn sample<'py>(
         else Err(dim_error(d)))
 }
 
-/// The specification of sampler `name` with `params`, through the TOML table a report's
-/// configuration would hold (TOML, unlike JSON, has NaN and infinities, which the checks then
-/// name). A value of the wrong kind is named by its key.
+/// The specification of sampler `name` with `params`, checked by the catalogue's one path
+/// ([`samplers::parse`]), with the command line's messages. A value of a kind no parameter
+/// has is named by its key.
 fn spec_of(name: &str, params: &Bound<'_, PyDict>) -> PyResult<SamplerSpec> {
-    let mut table = toml::Table::new();
-    table.insert("name".into(), toml::Value::String(name.into()));
+    let mut values = Vec::with_capacity(params.len());
     for (key, value) in params.iter() {
         let key: String = key.extract()?;
         let value = if let Ok(flag) = value.cast::<PyBool>() {
-            toml::Value::Boolean(flag.is_true())
+            Value::Flag(flag.is_true())
         } else if value.is_instance_of::<PyFloat>() {
-            toml::Value::Float(value.extract()?)
+            Value::Float(value.extract()?)
         } else if let Ok(number) = value.extract::<i128>() {
             let number = i64::try_from(number)
                 .map_err(|_| value_error(format!("{key} is too large, got {number}")))?;
-            toml::Value::Integer(number)
+            Value::Int(number)
         } else if let Ok(text) = value.extract::<String>() {
-            toml::Value::String(text)
+            Value::Text(text)
         } else {
             return Err(PyTypeError::new_err(format!(
                 "{key} must be a number, a bool or a string, got {}",
                 value.get_type().name()?
             )));
         };
-        table.insert(key, value);
+        values.push((key, value));
     }
-    let parse = |table: toml::Table| SamplerSpec::deserialize(toml::Value::Table(table));
-    let spec = parse(table.clone()).map_err(|e| {
-        // Which key: the first that fails alone.
-        let culprit = table.keys().filter(|k| *k != "name").find(|key| {
-            let alone: toml::Table = table
-                .iter()
-                .filter(|(k, _)| *k == "name" || k == key)
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            parse(alone).is_err()
-        });
-        match culprit.map(|key| (key, &table[key])) {
-            Some((key, toml::Value::Integer(v))) if *v < 0 => {
-                value_error(format!("{key} must be a whole number ≥ 0, got {v}"))
-            }
-            Some((key, _)) => value_error(format!("{key}: {}", e.message())),
-            None => value_error(e.message()),
-        }
-    })?;
-    // The command line's bounds on the counts (k, candidates, max_misses ≤ 10^8, ...).
-    spec.check().map_err(|e| value_error(e.to_string()))?;
-    Ok(spec)
+    samplers::parse(name, &values).map_err(value_error)
+}
+
+/// Every sampler of the catalogue, as dicts: `name`, `class`, `radius_driven`, `field`,
+/// `region`, `periodic`, `min_dim`, `max_dim` and `parameters` (their keys).
+#[pyfunction]
+pub(crate) fn catalogue(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    samplers::catalogue()
+        .iter()
+        .map(|e| {
+            let caps = e.capabilities;
+            let entry = PyDict::new(py);
+            entry.set_item("name", &e.name)?;
+            entry.set_item("class", &e.class)?;
+            entry.set_item("radius_driven", caps.radius)?;
+            entry.set_item("field", caps.field)?;
+            entry.set_item("region", caps.region)?;
+            entry.set_item("periodic", caps.periodic)?;
+            entry.set_item("min_dim", caps.min_dimension)?;
+            entry.set_item("max_dim", caps.max_dimension.min(experiments::dims::MAX_DIM))?;
+            entry.set_item("parameters", e.keys().collect::<Vec<_>>())?;
+            Ok(entry)
+        })
+        .collect()
 }
 
 #[allow(clippy::too_many_arguments)]

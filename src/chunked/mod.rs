@@ -154,9 +154,7 @@ impl<const D: usize> WorldBuilder<D> {
     /// origin, a periodic box that whole chunks (two or more per axis) do not tile.
     pub fn build(self) -> Result<World<D>, Error> {
         let radius = self.radius;
-        if !(radius.is_finite() && radius > 0.0) {
-            return Err(Error::InvalidRadius(radius));
-        }
+        crate::limits::check_radius(radius)?;
         crate::limits::check_length("the radius", radius)?;
         if self.attempts == 0 {
             return Err(Error::ZeroCount("attempts"));

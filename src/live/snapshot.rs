@@ -4,9 +4,13 @@
 //! every point with its id and radius, the active list in its order (the order a fill draws
 //! from) and the next id. Restoring it and continuing with the same generator gives exactly
 //! what the set would have given had it never been saved. With the `serde` feature it (and
-//! the set itself) is `Serialize`/`Deserialize`; a format must carry `f64` exactly (JSON
-//! through `serde_json` needs its `float_roundtrip` feature): a snapshot keeps a checksum of
-//! its numbers' bits, and one that a lossy format changed is refused on load, never continued.
+//! the set itself) is `Serialize`/`Deserialize`, and every format carries it exactly: in a
+//! human-readable format (JSON, TOML, YAML) each real number is written as the shortest text
+//! that reads back to the same `f64` (`"0.1"`), so no float parser of the format is involved
+//! (serde_json's default settings keep the bits); a binary format writes the `f64` itself.
+//! Snapshots whose numbers are the format's own numbers load as before. A snapshot keeps a
+//! checksum of its numbers' bits, and one that changed on the way is refused on load, never
+//! continued.
 //!
 //! The random generator is the caller's and is not part of the set: to continue with the
 //! same draws after a restart, save the generator's state too (or seed a new one, for a
@@ -32,10 +36,13 @@ use std::sync::Arc;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Snapshot {
     dimension: usize,
+    #[cfg_attr(feature = "serde", serde(with = "exact::many"))]
     origin: Vec<f64>,
+    #[cfg_attr(feature = "serde", serde(with = "exact::many"))]
     extent: Vec<f64>,
     periodic: bool,
     /// The one radius, or the field's rmin.
+    #[cfg_attr(feature = "serde", serde(with = "exact"))]
     radius: f64,
     /// The field's bounds and rule, `None` for one radius.
     field: Option<SavedField>,
@@ -45,8 +52,10 @@ pub struct Snapshot {
     /// Ids, increasing.
     ids: Vec<u64>,
     /// The points' coordinates, `dimension` per point, in the order of `ids`.
+    #[cfg_attr(feature = "serde", serde(with = "exact::many"))]
     coordinates: Vec<f64>,
     /// Each point's radius with a field; empty for one radius.
+    #[cfg_attr(feature = "serde", serde(with = "exact::many"))]
     radii: Vec<f64>,
     /// The active list, in order (it may name removed points, which a fill skips).
     active: Vec<u64>,
@@ -61,7 +70,9 @@ pub struct Snapshot {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct SavedField {
+    #[cfg_attr(feature = "serde", serde(with = "exact"))]
     rmin: f64,
+    #[cfg_attr(feature = "serde", serde(with = "exact"))]
     rmax: f64,
     /// The pair rule's name: "max", "min" or "mean".
     rule: String,
@@ -86,6 +97,22 @@ impl Snapshot {
     /// Whether the saved set had a radius field (which must be attached again on load).
     pub fn has_field(&self) -> bool {
         self.field.is_some()
+    }
+
+    /// The saved box (periodic if it was).
+    ///
+    /// Errors: a snapshot of another dimension ([`Error::DimensionMismatch`]); an invalid box
+    /// (the box's errors).
+    pub fn domain<const D: usize>(&self) -> Result<Domain<D>, Error> {
+        if self.dimension != D {
+            return Err(Error::DimensionMismatch {
+                what: "the saved set",
+                expected: D,
+                got: self.dimension,
+            });
+        }
+        let domain = Domain::<D>::from_origin_and_extent_slices(&self.origin, &self.extent)?;
+        Ok(if self.periodic { domain.periodic() } else { domain })
     }
 
     /// FNV-1a over the bits of every number of the snapshot, in a fixed order.
@@ -215,18 +242,7 @@ impl<const D: usize> PoissonSet<D> {
         // Checked after everything else, so that a damaged file is refused naming what is
         // wrong, and a file that only lost bits on the way is refused for that.
         let numbers_kept = snapshot.number_checksum() == snapshot.checksum;
-        if snapshot.dimension != D {
-            return Err(Error::DimensionMismatch {
-                what: "the saved set",
-                expected: D,
-                got: snapshot.dimension,
-            });
-        }
-        let mut domain =
-            Domain::<D>::from_origin_and_extent_slices(&snapshot.origin, &snapshot.extent)?;
-        if snapshot.periodic {
-            domain = domain.periodic();
-        }
+        let domain = snapshot.domain::<D>()?;
         let max_points = usize::try_from(snapshot.max_points)
             .map_err(|_| invalid(format!("point limit {} too large", snapshot.max_points)))?;
         let (radius, rmax) = match &field {
@@ -317,8 +333,8 @@ impl<const D: usize> PoissonSet<D> {
         }
         if !numbers_kept {
             return Err(invalid(
-                "its numbers changed on the way (the checksum differs): save with a format \
-                 that carries every f64 exactly (serde_json needs its float_roundtrip feature)",
+                "its numbers changed on the way (the checksum differs): a format or an edit \
+                 changed a number (a snapshot written with numbers as text keeps them exactly)",
             ));
         }
         set.active = snapshot.active;
@@ -344,5 +360,92 @@ impl<'de, const D: usize> serde::Deserialize<'de> for PoissonSet<D> {
     fn deserialize<De: serde::Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
         let snapshot = Snapshot::deserialize(deserializer)?;
         PoissonSet::from_snapshot(snapshot).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A snapshot's real numbers through serde, exactly: as the shortest text that reads back to
+/// the same bits in a human-readable format, as the `f64` itself in a binary one. Reading
+/// takes either, so snapshots written with the format's own numbers load as before.
+#[cfg(feature = "serde")]
+mod exact {
+    use serde::de::{Deserializer, Error, Visitor};
+    use serde::{Deserialize, Serialize, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        if serializer.is_human_readable() {
+            // Rust writes the shortest digits that parse back to the same f64.
+            serializer.collect_str(&format_args!("{value:?}"))
+        } else {
+            serializer.serialize_f64(*value)
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(Number)
+        } else {
+            deserializer.deserialize_f64(Number)
+        }
+    }
+
+    struct Number;
+
+    impl Visitor<'_> for Number {
+        type Value = f64;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a number, or a number as text")
+        }
+
+        fn visit_f64<E: Error>(self, v: f64) -> Result<f64, E> {
+            Ok(v)
+        }
+
+        fn visit_i64<E: Error>(self, v: i64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+
+        fn visit_u64<E: Error>(self, v: u64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+
+        fn visit_str<E: Error>(self, v: &str) -> Result<f64, E> {
+            v.parse().map_err(|_| E::custom(format!("{v:?} is not a number")))
+        }
+    }
+
+    /// One number as [`serialize`] and [`deserialize`] write and read it.
+    struct Exact(f64);
+
+    impl Serialize for Exact {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serialize(&self.0, serializer)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Exact {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserialize(deserializer).map(Exact)
+        }
+    }
+
+    /// A list of numbers, each as [`super::exact`] writes one.
+    pub(super) mod many {
+        use super::Exact;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub(in super::super) fn serialize<S: Serializer>(
+            values: &[f64],
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(values.iter().map(|&v| Exact(v)))
+        }
+
+        pub(in super::super) fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Vec<f64>, D::Error> {
+            let values = Vec::<Exact>::deserialize(deserializer)?;
+            Ok(values.into_iter().map(|Exact(v)| v).collect())
+        }
     }
 }

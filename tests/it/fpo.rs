@@ -209,53 +209,6 @@ fn wrong_input_is_refused() {
     assert_eq!(Fpo::new(unit).unwrap().name(), "fpo");
 }
 
-/// The numbers behind the documentation: `cargo test --release -p poisson-nd --test it
-/// fpo::measure -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn measure() {
-    let domain = Domain::<2>::unit().periodic();
-    let n = 1024;
-    let checkpoints =
-        [256u64, 512, 1024, 2048, 4 * 1024, 8 * 1024, 16 * 1024, 32 * 1024, 63 * 1024];
-    let seeds = 5;
-    let mut sums = vec![(0.0, 0.0); checkpoints.len()];
-    for seed in 0..seeds {
-        let start = WhiteNoise::new(domain).sample_seeded(n, 100 + seed).points;
-        let mut optimizer = FpoOptimizer::new(domain, start).unwrap();
-        for (k, &moves) in checkpoints.iter().enumerate() {
-            optimizer.run_moves(moves - optimizer.moves());
-            let (dx, mean) = relative_radii(&domain, optimizer.points());
-            sums[k].0 += dx;
-            sums[k].1 += mean;
-        }
-    }
-    for (k, &moves) in checkpoints.iter().enumerate() {
-        println!(
-            "N=1024 after {:6.3} iterations: δX {:.4} δ̄X {:.4}",
-            moves as f64 / n as f64,
-            sums[k].0 / seeds as f64,
-            sums[k].1 / seeds as f64
-        );
-    }
-    for iterations in [60] {
-        let fpo = Fpo::builder(domain).with_iterations(iterations).build().unwrap();
-        let mut times = Vec::new();
-        let mut set = None;
-        for _ in 0..3 {
-            let t = std::time::Instant::now();
-            set = Some(fpo.sample_seeded(4096, 1));
-            times.push(t.elapsed().as_secs_f64());
-        }
-        times.sort_by(f64::total_cmp);
-        let (dx, mean) = relative_radii(&domain, &set.unwrap().points);
-        println!(
-            "N=4096, {iterations} iterations: median {:.3} s (runs {times:.3?}), δX {dx:.4} δ̄X {mean:.4}",
-            times[1]
-        );
-    }
-}
-
 #[test]
 fn thin_boxes_work() {
     // The longest side may be 16 times the shortest: the band then holds many replicas

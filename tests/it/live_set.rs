@@ -715,20 +715,24 @@ fn damaged_snapshots_are_refused() {
     };
     assert!(load(json.clone()).is_ok());
     let cases = [
-        (json.replace("0.5,0.5", "0.15,0.1"), "closer"),
-        (json.replace("0.5,0.5", "0.5,1.5"), "outside"),
+        (json.replace("\"0.5\",\"0.5\"", "\"0.15\",\"0.1\""), "closer"),
+        (json.replace("\"0.5\",\"0.5\"", "\"0.5\",\"1.5\""), "outside"),
         (json.replace("\"ids\":[0,1]", "\"ids\":[1,0]"), "increasing"),
         (json.replace("\"ids\":[0,1]", "\"ids\":[0,7]"), "increasing"),
         (json.replace("\"active\":[0,1]", "\"active\":[0,0]"), "twice"),
         (json.replace("\"active\":[0,1]", "\"active\":[0,9]"), "never"),
-        (json.replace("\"radius\":0.1", "\"radius\":-0.1"), "radius"),
+        (json.replace("\"radius\":\"0.1\"", "\"radius\":\"-0.1\""), "radius"),
         (json.replace("\"attempts\":30", "\"attempts\":0"), "at least 1"),
-        (json.replace("\"coordinates\":[0.1,0.1,", "\"coordinates\":[0.1,"), "coordinates"),
-        // One ulp off, as a format that does not round-trip floats gives it back: every
+        (
+            json.replace("\"coordinates\":[\"0.1\",\"0.1\",", "\"coordinates\":[\"0.1\","),
+            "coordinates",
+        ),
+        (json.replace("\"coordinates\":[\"0.1\",", "\"coordinates\":[\"zero\","), "not a number"),
+        // One ulp off, as a format that does not carry floats exactly gives it back: every
         // check passes but the checksum of the numbers' bits.
         (
-            json.replace("\"coordinates\":[0.1,", "\"coordinates\":[0.10000000000000002,"),
-            "float_roundtrip",
+            json.replace("\"coordinates\":[\"0.1\",", "\"coordinates\":[0.10000000000000002,"),
+            "checksum",
         ),
         (json.replace("\"next_id\":2", "\"next_id\":3"), "checksum"),
     ];
@@ -737,6 +741,51 @@ fn damaged_snapshots_are_refused() {
         let err = load(text).unwrap_err();
         assert!(err.contains(expected), "{err}: expected {expected:?}");
     }
+}
+
+/// Every real number of a snapshot is written as text that reads back to its bits, so any
+/// human-readable format carries it exactly whatever its float parser does; a snapshot with
+/// the format's own numbers (as saved before) loads as before.
+#[cfg(feature = "serde")]
+#[test]
+fn snapshots_keep_their_numbers_in_any_format() {
+    let mut set = PoissonSet::new(Domain::<2>::unit(), 0.1).unwrap();
+    // Numbers whose shortest forms need all 17 digits, and a subnormal-scale one.
+    set.insert([0.1 + 0.2, 1.0 / 3.0]).unwrap();
+    set.insert([0.7000000000000001, 0.9]).unwrap();
+    let json = serde_json::to_string(&set.snapshot()).unwrap();
+    assert!(
+        json.contains("\"coordinates\":[\"0.30000000000000004\",\"0.3333333333333333\","),
+        "{json}"
+    );
+    // Read back through a generic value, as a format without exact floats hands it over.
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let snapshot: Snapshot = serde_json::from_value(value).unwrap();
+    assert_eq!(PoissonSet::<2>::from_snapshot(snapshot).unwrap().snapshot(), set.snapshot());
+    // The numbers as JSON numbers (the earlier form) load as before.
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let number = |v: &serde_json::Value| {
+        serde_json::Value::from(v.as_str().unwrap().parse::<f64>().unwrap())
+    };
+    for key in ["origin", "extent", "coordinates", "radii"] {
+        let list: Vec<_> = value[key].as_array().unwrap().iter().map(number).collect();
+        value[key] = serde_json::Value::from(list);
+    }
+    value["radius"] = number(&value["radius"]);
+    let numbers = serde_json::to_string(&value).unwrap();
+    assert!(
+        numbers.contains("\"coordinates\":[0.30000000000000004,0.3333333333333333,"),
+        "{numbers}"
+    );
+    let old: Snapshot = serde_json::from_str(&numbers).unwrap();
+    assert_eq!(PoissonSet::<2>::from_snapshot(old).unwrap().snapshot(), set.snapshot());
+    // Extreme magnitudes (the smallest lengths, a subnormal origin) keep their bits too.
+    let tiny = Domain::from_origin_and_extent([1e-95, -5e-324], [3e-95, 1e-95]).unwrap();
+    let mut small = PoissonSet::new(tiny, 1e-97).unwrap();
+    small.insert([2.000000000000001e-95, 1e-97]).unwrap();
+    let json = serde_json::to_string(&small.snapshot()).unwrap();
+    let back: Snapshot = serde_json::from_str(&json).unwrap();
+    assert_eq!(PoissonSet::<2>::from_snapshot(back).unwrap().snapshot(), small.snapshot());
 }
 
 #[test]

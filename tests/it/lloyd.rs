@@ -202,25 +202,3 @@ fn wrong_input_is_refused() {
     assert!(Lloyd::voronoi_cells(&unit, &[[0.5, 1.0]]).is_err());
     assert_eq!(Lloyd::new(unit).unwrap().name(), "lloyd");
 }
-
-/// `cargo test --release -p poisson-nd --test it lloyd::measure -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn measure() {
-    let domain = Domain::<2>::unit().periodic();
-    let lloyd = Lloyd::new(domain).unwrap();
-    let mut times = Vec::new();
-    let mut set = None;
-    for _ in 0..3 {
-        let t = std::time::Instant::now();
-        set = Some(lloyd.sample_seeded(4096, 1));
-        times.push(t.elapsed().as_secs_f64());
-    }
-    times.sort_by(f64::total_cmp);
-    let points = set.unwrap().points;
-    let nn = brute_nn(&points, &domain);
-    let hex = (2.0 / (3f64.sqrt() * 4096.0)).sqrt();
-    let dx = nn.iter().copied().fold(f64::INFINITY, f64::min) / hex;
-    let mean = nn.iter().sum::<f64>() / nn.len() as f64 / hex;
-    println!("Lloyd N=4096 x 50: median {:.3} s ({times:.3?}), δX {dx:.4} δ̄X {mean:.4}", times[1]);
-}

@@ -6,7 +6,7 @@
 //! raster (the periodogram image) is a PNG encoded by this module and embedded as a data URI.
 //!
 //! Colours: every sampler keeps one colour in every figure, chosen by its position in
-//! [`crate::spec::names`], the order of the specification (see [`sampler_colour`]).
+//! [`crate::catalogue::names`], the order of the specification (see [`sampler_colour`]).
 //!
 //! | figure | function |
 //! | --- | --- |
@@ -67,7 +67,7 @@ pub struct PlotError {
     pub message: String,
 }
 
-/// The palette, in the order of [`crate::spec::names`] (Okabe–Ito colours first, readable for
+/// The palette, in the order of [`crate::catalogue::names`] (Okabe–Ito colours first, readable for
 /// colour-blind viewers, then a few more). Chunked Bridson's crimson sits next to Bridson's
 /// blue, and the sequences' green, magenta and teal before the brown, so that the other
 /// samplers kept their colours when they joined; the optimisers (FPO, Lloyd, Gaussian blue
@@ -106,10 +106,10 @@ pub const OTHER_COLOURS: [RGBColor; 6] = [
 ];
 
 /// The colour of a sampler in every figure: the palette entry at the sampler's position in
-/// [`crate::spec::names`]; names outside that list get a fixed colour from their bytes, one of
+/// [`crate::catalogue::names`]; names outside that list get a fixed colour from their bytes, one of
 /// [`OTHER_COLOURS`], so that they never take a sampler's.
 pub fn sampler_colour(name: &str) -> RGBColor {
-    match crate::spec::names().iter().position(|known| *known == name) {
+    match crate::catalogue::names().iter().position(|known| *known == name) {
         Some(index) => PALETTE[index % PALETTE.len()],
         None => {
             let sum: usize = name.bytes().map(usize::from).sum();
@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn known_samplers_have_distinct_fixed_colours() {
-        let colours: Vec<_> = crate::spec::names().iter().map(|n| sampler_colour(n)).collect();
+        let colours: Vec<_> = crate::catalogue::names().iter().map(|n| sampler_colour(n)).collect();
         for (i, a) in colours.iter().enumerate() {
             for b in &colours[i + 1..] {
                 assert_ne!(a, b);

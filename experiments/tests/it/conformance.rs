@@ -334,7 +334,7 @@ conformance!(jittered_grid_suite, SamplerSpec::JitteredGrid(NoParams {}), n = So
 #[test]
 fn every_sampler_is_in_the_suite() {
     let suites = include_str!("conformance.rs");
-    for name in experiments::spec::names() {
+    for name in experiments::catalogue::names() {
         let module = format!("{}_suite", name.replace('-', "_"));
         assert!(
             suites.contains(&format!("conformance!({module},"))

@@ -6,6 +6,7 @@ use std::process::Output;
 use testkit::cli::Outcome;
 
 mod analyze_cli;
+mod catalogue;
 mod conformance;
 mod density_region_cli;
 mod formats_cli;

@@ -191,7 +191,7 @@ fn quick_report_writes_every_file_with_the_expected_content() {
     let samplers: Vec<&str> = config.samplers.iter().map(|s| s.name()).collect();
     assert_eq!(
         samplers.len(),
-        experiments::spec::names().len(),
+        experiments::catalogue::names().len(),
         "the quick run compares every sampler"
     );
     let figures = check_figures(dir.path());

@@ -177,9 +177,7 @@ impl SurfacePoisson {
     /// small for the surface that the fill would pass the point limit
     /// ([`Error::TooManyPoints`]) or need too fine a grid ([`Error::GridTooLarge`]).
     pub fn new(mesh: impl Into<Arc<SurfaceMesh>>, r: f64) -> Result<Self, Error> {
-        if !(r.is_finite() && r > 0.0) {
-            return Err(Error::InvalidRadius(r));
-        }
+        crate::limits::check_radius(r)?;
         Self::build(mesh.into(), Radius::Constant(r), MAX_POINTS)
     }
 
