@@ -28,7 +28,6 @@
 //! ```
 #![deny(missing_docs)]
 
-use crate::catalogue::{Switch, SwitchValue};
 use crate::shapes::Setup;
 use clap::{Args, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
@@ -323,6 +322,32 @@ pub enum BuildError {
     /// The library rejected the configuration.
     #[error(transparent)]
     Invalid(#[from] Error),
+}
+
+/// A keyword of another sampler's Python class that selects this sampler instead:
+/// `Bridson(front="recent")` is `bridson-recent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Switch {
+    /// The sampler whose class takes the keyword.
+    pub base: &'static str,
+    /// The keyword.
+    pub keyword: &'static str,
+    /// The keyword's value that selects the base sampler.
+    pub base_value: SwitchValue,
+    /// The keyword's value that selects this sampler.
+    pub value: SwitchValue,
+    /// Whether the keyword's default selects this sampler (`Sobol` scrambles by default, as
+    /// scipy's does).
+    pub default_selects: bool,
+}
+
+/// A value of a [`Switch`]'s keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SwitchValue {
+    /// A flag.
+    Flag(bool),
+    /// A word.
+    Word(&'static str),
 }
 
 /// Another sampler that gives the same points from the same seed, and what differs.

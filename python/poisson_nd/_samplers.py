@@ -35,20 +35,19 @@ __all__ = [
 
 
 class Bridson(_RadiusDriven):
-    """Bridson's algorithm: Poisson-disk, fills the box at the radius
+    """Bridson's algorithm: Poisson-disk, fills the box at the radius.
 
     The sampler ``bridson`` of ``experiments sample``, with the same points for the same seed;
     radius-driven (``fill_space()`` fills the box; ``random(n)`` stops at n points); takes a
     radius ``field``, a ``region``, a ``periodic`` box; 1D to 8D.
 
-
     Parameters
     ----------
     k : int, optional
-        Attempts per active point, k (default 30; at least 1)
+        Attempts per active point, k (default 30; at least 1).
     grid : {"coarse", "fine"}, optional
         Background grid: coarse (cells of side r) or fine (side r/√D); the points are the same,
-        only the speed differs (default coarse)
+        only the speed differs (default coarse).
     front : {"uniform", "recent"}
         "uniform" is ``bridson`` (class ``Bridson``), "recent" is ``bridson-recent`` (class
         ``BridsonRecent``); default "uniform".
@@ -92,23 +91,22 @@ class Bridson(_RadiusDriven):
 
 class ChunkedBridson(_RadiusDriven):
     """Bridson's algorithm chunk by chunk on all cores: Poisson-disk, fills the box at the radius,
-    the same points for every thread count (no region or density map)
+    the same points for every thread count (no region or density map).
 
     The sampler ``chunked-bridson`` of ``experiments sample``, with the same points for the same
     seed; radius-driven (``fill_space()`` fills the box; ``random(n)`` stops at n points); takes
     a ``periodic`` box; 1D to 8D.
 
-
     Parameters
     ----------
     k : int, optional
-        Attempts per active point, k (default 30; at least 1)
+        Attempts per active point, k (default 30; at least 1).
     chunk_size : float, optional
         The side of a chunk, in the box's units (default 64 radii in 1D and 2D, 32 from 3D; at
         least the smallest side for the radius, (2 + √2·(D − 1))·r). A periodic box takes the
-        nearest side that tiles it with whole chunks, at least two per axis
+        nearest side that tiles it with whole chunks, at least two per axis.
     threads : int, optional
-        Threads (default all cores; 1 to 1024). The points are the same for every count
+        Threads (default all cores; 1 to 1024). The points are the same for every count.
     """
 
     name = "chunked-bridson"
@@ -140,17 +138,16 @@ class ChunkedBridson(_RadiusDriven):
 
 
 class DartThrowing(_RadiusDriven):
-    """Dart throwing, every dart checked against every point: Poisson-disk, O(N²)
+    """Dart throwing, every dart checked against every point: Poisson-disk, O(N²).
 
     The sampler ``dart-throwing`` of ``experiments sample``, with the same points for the same
     seed; radius-driven (``fill_space()`` fills the box; ``random(n)`` stops at n points); takes
     a radius ``field``, a ``region``, a ``periodic`` box; 1D to 8D.
 
-
     Parameters
     ----------
     max_misses : int, optional
-        Darts in a row that may miss before the run ends (default 10000; at least 1)
+        Darts in a row that may miss before the run ends (default 10000; at least 1).
     grid : {False, True}
         False is ``dart-throwing`` (class ``DartThrowing``), True is ``dart-throwing-grid``
         (class ``DartThrowingGrid``); default False.
@@ -192,17 +189,16 @@ class DartThrowing(_RadiusDriven):
 
 
 class DartThrowingGrid(_RadiusDriven):
-    """Dart throwing with a background grid: the same points as dart-throwing, in O(N)
+    """Dart throwing with a background grid: the same points as dart-throwing, in O(N).
 
     The sampler ``dart-throwing-grid`` of ``experiments sample``, with the same points for the
     same seed; radius-driven (``fill_space()`` fills the box; ``random(n)`` stops at n points);
     takes a radius ``field``, a ``region``, a ``periodic`` box; 1D to 8D.
 
-
     Parameters
     ----------
     max_misses : int, optional
-        Darts in a row that may miss before the run ends (default 10000; at least 1)
+        Darts in a row that may miss before the run ends (default 10000; at least 1).
     """
 
     name = "dart-throwing-grid"
@@ -238,7 +234,7 @@ class DartThrowingGrid(_RadiusDriven):
 
 class Maximal(_RadiusDriven):
     """Maximal Poisson-disk sampling: dart throwing run to saturation (Ebeida et al.), fills the
-    box at the radius until not one more point fits
+    box at the radius until not one more point fits.
 
     The sampler ``maximal`` of ``experiments sample``, with the same points for the same seed;
     radius-driven (``fill_space()`` fills the box; ``random(n)`` stops at n points); takes a
@@ -272,19 +268,18 @@ class Maximal(_RadiusDriven):
 
 
 class BestCandidate(Engine):
-    """Mitchell's best candidate: the farthest of m candidates per point (count-driven)
+    """Mitchell's best candidate: the farthest of m candidates per point (count-driven).
 
     The sampler ``best-candidate`` of ``experiments sample``, with the same points for the same
     seed; count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic`` box;
     1D to 8D.
 
-
     Parameters
     ----------
     candidates : int, optional
-        Candidates per new point, m (default 10; at least 1)
+        Candidates per new point, m (default 10; at least 1).
     growing_candidates : bool, optional
-        m·i candidates for the i-th point (Mitchell 1991) instead of m (default false)
+        m·i candidates for the i-th point (Mitchell 1991) instead of m (default false).
     """
 
     name = "best-candidate"
@@ -316,19 +311,18 @@ class BestCandidate(Engine):
 
 class SampleElimination(Engine):
     """Weighted sample elimination (Yuksel 2015): exactly N well-spread points out of ratio·N
-    uniform candidates (count-driven)
+    uniform candidates (count-driven).
 
     The sampler ``sample-elimination`` of ``experiments sample``, with the same points for the
     same seed; count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic``
     box; 1D to 8D.
 
-
     Parameters
     ----------
     ratio : float, optional
-        Candidates per output point, M / N (default 5; finite and at least 1)
+        Candidates per output point, M / N (default 5; finite and at least 1).
     progressive : bool, optional
-        Order the output so that every prefix of N/2^k points is well spread (default false)
+        Order the output so that every prefix of N/2^k points is well spread (default false).
     """
 
     name = "sample-elimination"
@@ -359,18 +353,17 @@ class SampleElimination(Engine):
 
 
 class Halton(_Sequence):
-    """The Halton sequence, deterministic (count-driven)
+    """The Halton sequence, deterministic (count-driven).
 
     The sampler ``halton`` of ``experiments sample``, with the same points for the same seed;
     count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic`` box; 1D to
     8D.
 
-
     Parameters
     ----------
     skip : int, optional
         Indices skipped at the start of the sequence: the first point has index 1 + skip
-        (default 0)
+        (default 0).
     randomized : {False, True}
         False is ``halton`` (class ``Halton``), True is ``halton-randomized`` (class
         ``HaltonRandomized``); default False.
@@ -407,18 +400,17 @@ class Halton(_Sequence):
 
 
 class HaltonRandomized(_Sequence):
-    """The Halton sequence scrambled by random digit permutations (count-driven)
+    """The Halton sequence scrambled by random digit permutations (count-driven).
 
     The sampler ``halton-randomized`` of ``experiments sample``, with the same points for the
     same seed; count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic``
     box; 1D to 8D.
 
-
     Parameters
     ----------
     skip : int, optional
         Indices skipped at the start of the sequence: the first point has index 1 + skip
-        (default 0)
+        (default 0).
     """
 
     name = "halton-randomized"
@@ -449,18 +441,17 @@ class HaltonRandomized(_Sequence):
 
 class Sobol(_Sequence):
     """The Sobol sequence with Joe–Kuo direction numbers, deterministic, up to 1024 dimensions
-    (count-driven)
+    (count-driven).
 
     The sampler ``sobol`` of ``experiments sample``, with the same points for the same seed;
     count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic`` box; 1D to
     8D.
 
-
     Parameters
     ----------
     skip : int, optional
         Indices skipped at the start of the sequence: the first point has index skip (default 0;
-        a skip that is a multiple of 2^m keeps the nets of 2^m points)
+        a skip that is a multiple of 2^m keeps the nets of 2^m points).
     scramble : {False, True}
         False is ``sobol`` (class ``Sobol``), True is ``sobol-owen`` (class ``SobolOwen``);
         default True.
@@ -497,18 +488,17 @@ class Sobol(_Sequence):
 
 
 class SobolOwen(_Sequence):
-    """The Sobol sequence under a hash-based Owen (nested uniform) scramble (count-driven)
+    """The Sobol sequence under a hash-based Owen (nested uniform) scramble (count-driven).
 
     The sampler ``sobol-owen`` of ``experiments sample``, with the same points for the same
     seed; count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic`` box;
     1D to 8D.
 
-
     Parameters
     ----------
     skip : int, optional
         Indices skipped at the start of the sequence: the first point has index skip (default 0;
-        a skip that is a multiple of 2^m keeps the nets of 2^m points)
+        a skip that is a multiple of 2^m keeps the nets of 2^m points).
     """
 
     name = "sobol-owen"
@@ -539,18 +529,17 @@ class SobolOwen(_Sequence):
 
 class Pmj02(_Sequence):
     """A progressive multi-jittered (0,2) sequence, 1D or 2D: one point in every elementary
-    rectangle at every power of two (count-driven)
+    rectangle at every power of two (count-driven).
 
     The sampler ``pmj02`` of ``experiments sample``, with the same points for the same seed;
     count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic`` box; 1D to
     2D.
 
-
     Parameters
     ----------
     skip : int, optional
         Indices skipped at the start of the sequence: the first point has index skip (default 0;
-        a skip that is a multiple of 2^m keeps the nets of 2^m points)
+        a skip that is a multiple of 2^m keeps the nets of 2^m points).
     """
 
     name = "pmj02"
@@ -580,7 +569,7 @@ class Pmj02(_Sequence):
 
 
 class JitteredGrid(Engine):
-    """One uniform point in each cell of a near-cubic grid (count-driven)
+    """One uniform point in each cell of a near-cubic grid (count-driven).
 
     The sampler ``jittered-grid`` of ``experiments sample``, with the same points for the same
     seed; count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic`` box;
@@ -612,7 +601,7 @@ class JitteredGrid(Engine):
 
 
 class WhiteNoise(Engine):
-    """Independent uniform points, the baseline (count-driven)
+    """Independent uniform points, the baseline (count-driven).
 
     The sampler ``white-noise`` of ``experiments sample``, with the same points for the same
     seed; count-driven (``random(n)`` draws n points); takes a ``region``, a ``periodic`` box;
@@ -645,17 +634,16 @@ class WhiteNoise(Engine):
 
 class Fpo(Engine):
     """Farthest-point optimisation (Schlömer, Heck & Deussen 2011): white noise whose points move,
-    one by one, to the centre of the largest empty circle; 2D (count-driven)
+    one by one, to the centre of the largest empty circle; 2D (count-driven).
 
     The sampler ``fpo`` of ``experiments sample``, with the same points for the same seed;
     count-driven (``random(n)`` draws n points); takes a ``periodic`` box; 2D only.
-
 
     Parameters
     ----------
     iterations : int, optional
         Iterations: passes in which every point moves once (default: the library's, 100 for FPO
-        and 50 for Lloyd; 0 returns the white-noise start)
+        and 50 for Lloyd; 0 returns the white-noise start).
     """
 
     name = "fpo"
@@ -684,17 +672,16 @@ class Fpo(Engine):
 
 class Lloyd(Engine):
     """Lloyd relaxation: every point moves to the centroid of its Voronoi cell, `iterations` times,
-    from white noise; 2D, exact cells (count-driven)
+    from white noise; 2D, exact cells (count-driven).
 
     The sampler ``lloyd`` of ``experiments sample``, with the same points for the same seed;
     count-driven (``random(n)`` draws n points); takes a ``periodic`` box; 2D only.
-
 
     Parameters
     ----------
     iterations : int, optional
         Iterations: passes in which every point moves once (default: the library's, 100 for FPO
-        and 50 for Lloyd; 0 returns the white-noise start)
+        and 50 for Lloyd; 0 returns the white-noise start).
     """
 
     name = "lloyd"
@@ -723,18 +710,17 @@ class Lloyd(Engine):
 
 class GaussianBlueNoise(Engine):
     """Gaussian blue noise (Ahmed, Ren & Wonka 2022): white noise descending the energy of Gaussian
-    repulsions, any dimension (count-driven)
+    repulsions, any dimension (count-driven).
 
     The sampler ``gaussian-blue-noise`` of ``experiments sample``, with the same points for the
     same seed; count-driven (``random(n)`` draws n points); takes a ``periodic`` box; 1D to 8D.
 
-
     Parameters
     ----------
     iterations : int, optional
-        Iterations of the descent (default 300; 0 returns the white-noise start)
+        Iterations of the descent (default 300; 0 returns the white-noise start).
     sigma : float, optional
-        The Gaussian's σ in units of the mean spacing (V/N)^(1/D) (default 0.85; in (0, 2])
+        The Gaussian's σ in units of the mean spacing (V/N)^(1/D) (default 0.85; in (0, 2]).
     """
 
     name = "gaussian-blue-noise"
@@ -765,20 +751,19 @@ class GaussianBlueNoise(Engine):
 class BridsonRecent(_RadiusDriven):
     """Bridson's algorithm, each step around one of the 16 newest active points: the same
     guarantees, other points, faster where the grid outgrows the caches. (Last, so that the
-    samplers before it keep their colours in the figures.)
+    samplers before it keep their colours in the figures.).
 
     The sampler ``bridson-recent`` of ``experiments sample``, with the same points for the same
     seed; radius-driven (``fill_space()`` fills the box; ``random(n)`` stops at n points); takes
     a radius ``field``, a ``region``, a ``periodic`` box; 1D to 8D.
 
-
     Parameters
     ----------
     k : int, optional
-        Attempts per active point, k (default 30; at least 1)
+        Attempts per active point, k (default 30; at least 1).
     grid : {"coarse", "fine"}, optional
         Background grid: coarse (cells of side r) or fine (side r/√D); the points are the same,
-        only the speed differs (default coarse)
+        only the speed differs (default coarse).
     """
 
     name = "bridson-recent"

@@ -26,17 +26,28 @@ def test_every_sampler_has_its_class():
             assert key in cls.__init__.__code__.co_varnames, (entry["name"], key)
 
 
+def _selecting(cls, name):
+    """The keyword that makes `cls` build `name` where its default builds another sampler
+    (`Sobol` scrambles by default, as scipy's does, so plain `sobol` is `scramble=False`)."""
+    switch = cls.__dict__.get("_switch")
+    if switch is None:
+        return {}
+    keyword, default, names = switch
+    return {} if names[default] == name else {keyword: v for v, n in names.items() if n == name}
+
+
 def _small_run(entry, seed):
     """The engine's first run and the command line's arguments for it: a 2D box (the
     samplers' lowest dimension when above), a radius or a count that keeps it short."""
     d = max(2, entry["min_dim"])
     cls = getattr(pnd, entry["class"])
+    chosen = _selecting(cls, entry["name"])
     args = ["sample", entry["name"], "--dim", d, "--seed", seed]
     if entry["radius_driven"]:
-        engine = cls(d, 0.08, rng=seed)
+        engine = cls(d, 0.08, rng=seed, **chosen)
         return engine.fill_space(), args + ["--radius", 0.08]
     n = 64
-    return cls(d, rng=seed).random(n), args + ["--n", n]
+    return cls(d, rng=seed, **chosen).random(n), args + ["--n", n]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -61,15 +72,16 @@ def test_parameters_reach_the_sampler(run_cli, tmp_path, name):
     params = {key: values[key] for key in entry["parameters"]}
     d = max(2, entry["min_dim"])
     cls = getattr(pnd, entry["class"])
+    chosen = _selecting(cls, name)
     args = ["sample", name, "--dim", d, "--seed", 3]
     for key, value in params.items():
         flag = "--" + key.replace("_", "-")
         args += [flag, str(value).lower() if isinstance(value, bool) else value]
     if entry["radius_driven"]:
-        points = cls(d, 0.08, rng=3, **params).fill_space()
+        points = cls(d, 0.08, rng=3, **params, **chosen).fill_space()
         args += ["--radius", 0.08]
     else:
-        points = cls(d, rng=3, **params).random(40)
+        points = cls(d, rng=3, **params, **chosen).random(40)
         args += ["--n", 40]
     out = tmp_path / "points.npy"
     run_cli(*args, "--out", out)

@@ -19,6 +19,7 @@ pub mod markdown;
 pub mod python;
 
 use crate::spec::SamplerSpec;
+pub use crate::spec::{Switch, SwitchValue};
 use clap::{Arg, CommandFactory};
 use poisson_nd::config::Capabilities;
 use serde::Deserialize;
@@ -93,32 +94,6 @@ pub enum Kind {
     Flag,
     /// One of the names.
     Choice(Vec<String>),
-}
-
-/// A keyword of another sampler's Python class that selects this sampler instead:
-/// `Bridson(front="recent")` is `bridson-recent`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Switch {
-    /// The sampler whose class takes the keyword.
-    pub base: &'static str,
-    /// The keyword.
-    pub keyword: &'static str,
-    /// The keyword's value that selects the base sampler.
-    pub base_value: SwitchValue,
-    /// The keyword's value that selects this sampler.
-    pub value: SwitchValue,
-    /// Whether the keyword's default selects this sampler (`Sobol` scrambles by default, as
-    /// scipy's does).
-    pub default_selects: bool,
-}
-
-/// A value of a [`Switch`]'s keyword.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SwitchValue {
-    /// A flag.
-    Flag(bool),
-    /// A word.
-    Word(&'static str),
 }
 
 /// Every sampler, in the order of [`SamplerSpec`]'s variants (the report's colours follow it).

@@ -14,9 +14,9 @@ fn modules_refer_only_down_the_layers() {
             // Files: the input readers, boxes from the command line, point files, the
             // density maps and regions made from input files.
             &["inputs", "domains", "io", "shapes"],
-            // The sampler specification, the instruments, the plots, and points on a
-            // surface (its flags, mesh files and columns).
-            &["spec", "metrics", "plot", "surface"],
+            // The sampler specification and its catalogue, the instruments, the plots, and
+            // points on a surface (its flags, mesh files and columns).
+            &["spec", "catalogue", "metrics", "plot", "surface"],
             // The commands and the report.
             &["analyze", "inspect", "sample", "world", "scatter", "config", "report"],
         ],
