@@ -27,13 +27,10 @@ def test_every_sampler_has_its_class():
 
 
 def _selecting(cls, name):
-    """The keyword that makes `cls` build `name` where its default builds another sampler
-    (`Sobol` scrambles by default, as scipy's does, so plain `sobol` is `scramble=False`)."""
-    switch = cls.__dict__.get("_switch")
-    if switch is None:
-        return {}
-    keyword, default, names = switch
-    return {} if names[default] == name else {keyword: v for v, n in names.items() if n == name}
+    """The keyword value that makes `cls` build `name`, for classes with a switch (`Sobol`
+    scrambles by default, as scipy's does, so plain `sobol` is `scramble=False`)."""
+    keyword, _, names = cls.__dict__.get("_switch", (None, None, {}))
+    return {keyword: v for v, n in names.items() if n == name}
 
 
 def _small_run(entry, seed):
