@@ -4,14 +4,29 @@
 # package built from this checkout by maturin into the same target/ as the Rust build.
 set -eu
 cd "$(dirname "$0")"
+venv=target/python-venv
+log=target/python-venv.log
+# The environment's packages download and install while the Rust suite compiles and runs: the
+# one is the network's and the disk's work, the other the processor's.
+mkdir -p target
+(
+    if [ ! -x "$venv/bin/python" ]; then
+        python3 -m venv "$venv"
+    fi
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r python/requirements-test.txt
+) >"$log" 2>&1 &
+environment=$!
 # The Python package's crate has no Rust tests (its tests are the Python suite below), and
 # maturin builds it once for the wheel, so the Rust suite leaves it out.
-cargo test --workspace --exclude poisson-nd-python --release --all-features
-venv=target/python-venv
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
+if ! cargo test --workspace --exclude poisson-nd-python --release --all-features; then
+    wait "$environment" || true
+    exit 1
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check -r python/requirements-test.txt
+if ! wait "$environment"; then
+    cat "$log" >&2
+    echo "test.sh: the Python environment could not be made (above, from $log)" >&2
+    exit 1
+fi
 # maturin (the build backend) runs from the environment, hence its bin/ on PATH.
 PATH="$PWD/$venv/bin:$PATH" "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     --no-build-isolation ./python

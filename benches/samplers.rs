@@ -29,8 +29,9 @@ use criterion::{
     BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput, measurement::WallTime,
 };
 use criterion::{criterion_group, criterion_main};
+use experiments::dims::Dim;
 use experiments::spec::{
-    BestCandidateParams, BridsonParams, ChunkedBridsonParams, DartThrowingParams,
+    BestCandidateParams, BridsonParams, BuildIn, ChunkedBridsonParams, DartThrowingParams,
     GaussianBlueNoiseParams, HaltonParams, IterationParams, NoParams, SampleEliminationParams,
     SamplerSpec, SequenceParams,
 };
@@ -115,7 +116,9 @@ fn bench_one<const D: usize>(
     id: BenchmarkId,
     radius: f64,
     n: Option<usize>,
-) {
+) where
+    Dim<D>: BuildIn<D>,
+{
     let domain = experiments::domains::unit::<D>(false);
     let sampler = spec.build(domain, Some(radius), None).expect("radius in range");
     // Radius-driven samplers fill the box; count-driven ones draw the nominal count.
@@ -126,7 +129,10 @@ fn bench_one<const D: usize>(
 }
 
 /// Every sampler at every size in `D` dimensions.
-fn samplers_in<const D: usize>(c: &mut Criterion) {
+fn samplers_in<const D: usize>(c: &mut Criterion)
+where
+    Dim<D>: BuildIn<D>,
+{
     let mut group = c.benchmark_group(format!("sample/{D}d"));
     configure(&mut group);
     for size in sizes(D) {
@@ -190,7 +196,10 @@ fn all_samplers(c: &mut Criterion) {
 
 /// Bridson with fine cells (side r/√D, pruned ⌈√D⌉ reach) against coarse cells (side r, 3^D)
 /// in 5D and 6D, where the default switches to coarse. Both give identical points.
-fn grid_resolution_in<const D: usize>(c: &mut Criterion, radius: f64) {
+fn grid_resolution_in<const D: usize>(c: &mut Criterion, radius: f64)
+where
+    Dim<D>: BuildIn<D>,
+{
     let mut group = c.benchmark_group(format!("bridson-grid/{D}d"));
     configure(&mut group);
     for (label, grid) in [("fine", GridResolution::Fine), ("coarse", GridResolution::Coarse)] {
@@ -351,7 +360,7 @@ fn scatter_cost(c: &mut Criterion) {
     let trees = DensityField::from_image(image, DensityMapping::Lerp, 1.6, 3.2).expect("valid");
     let scatter = Scatter::builder(terrain)
         .with_class(
-            ScatterClass::with_field("tree", trees)
+            ScatterClass::from_field("tree", trees)
                 .expect("valid class")
                 .with_rules(PlacementRules::new().with_slope(0.0, 35.0).expect("valid rules")),
         )

@@ -43,7 +43,7 @@ fn scatter(domain: &Domain<2>) -> Result<Scatter, Error> {
     let trees = DensityField::from_image(wetness(domain, 256)?, DensityMapping::Lerp, 1.6, 3.2)?;
     Scatter::builder(terrain)
         .with_class(
-            ScatterClass::with_field("tree", trees)?
+            ScatterClass::from_field("tree", trees)?
                 .with_rules(PlacementRules::new().with_slope(0.0, 35.0)?)
                 .with_pose(Pose::new(0.0, 0.8, 1.3)?),
         )

@@ -342,7 +342,7 @@ impl<const D: usize, O: std::fmt::Debug> std::fmt::Debug for Builder<D, O> {
 
 impl<const D: usize, O> Builder<D, O> {
     /// A builder of `options` with the shared defaults in `domain`.
-    pub(crate) fn with_defaults(domain: Domain<D>, radius: Option<f64>, options: O) -> Self {
+    pub(crate) fn from_defaults(domain: Domain<D>, radius: Option<f64>, options: O) -> Self {
         Builder { config: Config::new(domain, radius), options }
     }
 

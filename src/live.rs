@@ -269,7 +269,7 @@ impl<const D: usize> PoissonSet<D> {
     /// The configuration of a live set in `domain` with minimum distance `radius` and every
     /// default; set what you need, then [`build`](PoissonSetBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> PoissonSetBuilder<D> {
-        Builder::with_defaults(domain, Some(radius), PoissonSetOptions)
+        Builder::from_defaults(domain, Some(radius), PoissonSetOptions)
     }
 
     /// The configuration of a live set in `domain` with a radius field (see

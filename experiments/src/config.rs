@@ -678,7 +678,7 @@ mod tests {
             SamplerSpec::HaltonRandomized(HaltonParams { skip: Some(3) }),
             SamplerSpec::ChunkedBridson(ChunkedBridsonParams {
                 k: Some(7),
-                chunk_size: Some(0.3),
+                chunk_side: Some(0.3),
                 threads: Some(2),
             }),
         ];

@@ -45,3 +45,32 @@ macro_rules! with_dim {
         }
     };
 }
+
+/// A dimension the command line dispatches to, as a type, for the entry points that are
+/// compiled once in this crate: `Dim<D>` implements them for D = 1..=[`MAX_DIM`].
+///
+/// A generic function is compiled again in every crate that calls it with a new `D`; an
+/// entry point behind an impl for `Dim<D>` is not, so the Python package and the tests
+/// link the samplers, worlds and metrics compiled here instead of generating them a second
+/// time (docs/performance.md, "Build time"). A caller generic over `D` states the entry
+/// points it needs as bounds, `where Dim<D>: BuildIn<D>`.
+#[derive(Debug)]
+pub struct Dim<const D: usize>;
+
+/// Implements the trait `$entry<D>` for `Dim<1>`..=`Dim<8>` with the given methods, in
+/// which `D` is the dimension. Mark each `#[inline(never)]`: inlined into another crate, its
+/// body would be compiled there again.
+#[macro_export]
+macro_rules! for_every_dim {
+    ($($D:literal)*; impl $entry:ident $body:tt) => {
+        $(
+            const _: () = {
+                const D: usize = $D;
+                impl $entry<D> for $crate::dims::Dim<D> $body
+            };
+        )*
+    };
+    (impl $entry:ident $body:tt) => {
+        $crate::for_every_dim!(1 2 3 4 5 6 7 8; impl $entry $body);
+    };
+}

@@ -56,14 +56,14 @@ fn trim_zeros(text: &str) -> &str {
 /// value keeps four significant digits ([`short`]).
 ///
 /// ```
-/// use experiments::format::with_error;
-/// assert_eq!(with_error(0.72917, 0.00162), "0.7292 ± 0.0016");
-/// assert_eq!(with_error(0.72917, 7.403e-4), "0.7292 ± 0.0007");
-/// assert_eq!(with_error(377_000.0, 31_320.0), "3.77·10⁵ ± 3.1·10⁴");
-/// assert_eq!(with_error(3939.25, 5.4), "3939 ± 5");
-/// assert_eq!(with_error(2.0, 0.0), "2");
+/// use experiments::format::plus_minus;
+/// assert_eq!(plus_minus(0.72917, 0.00162), "0.7292 ± 0.0016");
+/// assert_eq!(plus_minus(0.72917, 7.403e-4), "0.7292 ± 0.0007");
+/// assert_eq!(plus_minus(377_000.0, 31_320.0), "3.77·10⁵ ± 3.1·10⁴");
+/// assert_eq!(plus_minus(3939.25, 5.4), "3939 ± 5");
+/// assert_eq!(plus_minus(2.0, 0.0), "2");
 /// ```
-pub fn with_error(value: f64, error: f64) -> String {
+pub fn plus_minus(value: f64, error: f64) -> String {
     if !(error > 0.0 && error.is_finite() && value.is_finite()) {
         return short(value);
     }
@@ -140,24 +140,24 @@ mod tests {
         assert_eq!(significant(1e-4, 4), "1e-4");
         assert_eq!(significant(0.0, 4), "0");
         assert_eq!(significant(99999.4, 4), "99999");
-        assert_eq!(with_error(2.0, 1.0), "2.0 ± 1.0");
-        assert_eq!(with_error(2.0, 0.0), "2");
-        assert_eq!(with_error(f64::NAN, 0.1), "NaN");
+        assert_eq!(plus_minus(2.0, 1.0), "2.0 ± 1.0");
+        assert_eq!(plus_minus(2.0, 0.0), "2");
+        assert_eq!(plus_minus(f64::NAN, 0.1), "NaN");
     }
 
     #[test]
     fn errors_set_the_precision() {
         // Two digits for leading digits 100-354, one for 355-949, 1.0 from 950 up.
-        assert_eq!(with_error(0.123456, 0.00354), "0.1235 ± 0.0035");
-        assert_eq!(with_error(0.123456, 0.00355), "0.123 ± 0.004");
-        assert_eq!(with_error(0.123456, 0.00951), "0.123 ± 0.010");
-        assert_eq!(with_error(17.87, 0.52), "17.9 ± 0.5");
-        assert_eq!(with_error(-1.5, 0.25), "-1.50 ± 0.25");
+        assert_eq!(plus_minus(0.123456, 0.00354), "0.1235 ± 0.0035");
+        assert_eq!(plus_minus(0.123456, 0.00355), "0.123 ± 0.004");
+        assert_eq!(plus_minus(0.123456, 0.00951), "0.123 ± 0.010");
+        assert_eq!(plus_minus(17.87, 0.52), "17.9 ± 0.5");
+        assert_eq!(plus_minus(-1.5, 0.25), "-1.50 ± 0.25");
         // Small and large numbers in m·10ⁿ, the value to the error's place.
-        assert_eq!(with_error(1.234e-5, 3.1e-7), "1.234·10⁻⁵ ± 3.1·10⁻⁷");
-        assert_eq!(with_error(2.5e6, 1.2e3), "2.5000·10⁶ ± 1.2·10³");
+        assert_eq!(plus_minus(1.234e-5, 3.1e-7), "1.234·10⁻⁵ ± 3.1·10⁻⁷");
+        assert_eq!(plus_minus(2.5e6, 1.2e3), "2.5000·10⁶ ± 1.2·10³");
         // A value smaller than its error keeps the error's place.
-        assert_eq!(with_error(0.0001, 0.0031), "0.0001 ± 0.0031");
-        assert_eq!(with_error(0.0, 2e-5), "0 ± 2.0·10⁻⁵");
+        assert_eq!(plus_minus(0.0001, 0.0031), "0.0001 ± 0.0031");
+        assert_eq!(plus_minus(0.0, 2e-5), "0 ± 2.0·10⁻⁵");
     }
 }

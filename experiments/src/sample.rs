@@ -1,10 +1,11 @@
 //! `experiments sample <SAMPLER> [its flags] [--dim D --radius R --n N --box ... --out FILE]`:
 //! one point set, written to a file.
 
+use crate::dims::Dim;
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointData, PointFormat};
 use crate::shapes::{self, Setup};
-use crate::spec::{BuildError, SamplerSpec};
+use crate::spec::{BuildError, BuildIn, SamplerSpec};
 use crate::with_dim;
 use poisson_nd::chunked::min_chunk_side;
 use poisson_nd::error::Short;
@@ -141,7 +142,10 @@ fn surface_settings(run: &RunArgs) -> Result<crate::surface::Settings, String> {
     })
 }
 
-fn sample_in<const D: usize>(spec: &SamplerSpec, run: &RunArgs) -> Result<(), String> {
+fn sample_in<const D: usize>(spec: &SamplerSpec, run: &RunArgs) -> Result<(), String>
+where
+    Dim<D>: BuildIn<D>,
+{
     let name = spec.name();
     check_density_flags(spec, run)?;
     let n = match (spec.is_radius_driven(), run.radius, run.n) {
@@ -292,14 +296,14 @@ fn cli_message(error: BuildError, run: &RunArgs, dim: usize) -> String {
             Short::of(&radius)
         ),
         BuildError::Invalid(Error::ChunkSideTooSmall { side, radius, dim, min }) => format!(
-            "--chunk-size {} is too small for --radius {} in {dim}D: it must be at least {} \
+            "--chunk-side {} is too small for --radius {} in {dim}D: it must be at least {} \
              (2 + √2·(D − 1) radii)",
             Short::of(&side),
             Short::of(&radius),
             Short::of(&min)
         ),
         // Only the radius and the box decide it: a side below half the box is rounded to
-        // whole chunks, so --chunk-size cannot help.
+        // whole chunks, so --chunk-side cannot help.
         BuildError::Invalid(e @ Error::TorusNotTiled { axis, extent, .. }) => match run.radius {
             Some(radius) => format!(
                 "--periodic needs two whole chunks along every axis, each at least {} long \

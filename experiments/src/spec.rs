@@ -28,6 +28,7 @@
 //! ```
 #![deny(missing_docs)]
 
+use crate::dims::Dim;
 use crate::shapes::Setup;
 use clap::{Args, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
@@ -126,7 +127,7 @@ pub struct ChunkedBridsonParams {
     /// it with whole chunks, at least two per axis.
     #[arg(long, allow_hyphen_values = true)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chunk_size: Option<f64>,
+    pub chunk_side: Option<f64>,
     /// Threads (default all cores; 1 to 1024). The points are the same for every count.
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -570,10 +571,10 @@ impl SamplerSpec {
             SamplerSpec::ChunkedBridson(p) => {
                 count("k", p.k.map(u64::from))?;
                 within("threads", p.threads.map(|t| t as u64), MAX_THREADS as u64)?;
-                match p.chunk_size {
+                match p.chunk_side {
                     // The smallest side depends on the radius and D: the library checks it.
                     Some(side) if !(side.is_finite() && side > 0.0) => Err(ParamError {
-                        key: "chunk_size",
+                        key: "chunk_side",
                         message: format!("must be finite and > 0, got {}", Short::of(&side)),
                     }),
                     _ => Ok(()),
@@ -616,7 +617,10 @@ impl SamplerSpec {
         domain: Domain<D>,
         radius: Option<f64>,
         max_points: Option<usize>,
-    ) -> Result<Built<D>, BuildError> {
+    ) -> Result<Built<D>, BuildError>
+    where
+        Dim<D>: BuildIn<D>,
+    {
         self.build_with(domain, radius, max_points, &Setup::default())
     }
 
@@ -626,6 +630,48 @@ impl SamplerSpec {
     /// ([`BuildError::RegionNotTaken`]). The default setup builds exactly what
     /// [`build`](Self::build) builds.
     pub fn build_with<const D: usize>(
+        &self,
+        domain: Domain<D>,
+        radius: Option<f64>,
+        max_points: Option<usize>,
+        setup: &Setup<D>,
+    ) -> Result<Built<D>, BuildError>
+    where
+        Dim<D>: BuildIn<D>,
+    {
+        Dim::<D>::build_with(self, domain, radius, max_points, setup)
+    }
+}
+
+/// Building a sampler from its specification, compiled in this crate once for each
+/// dimension ([`Dim`]): [`SamplerSpec::build_with`] and [`build`](SamplerSpec::build) need
+/// `Dim<D>: BuildIn<D>`.
+pub trait BuildIn<const D: usize> {
+    /// [`SamplerSpec::build_with`].
+    fn build_with(
+        spec: &SamplerSpec,
+        domain: Domain<D>,
+        radius: Option<f64>,
+        max_points: Option<usize>,
+        setup: &Setup<D>,
+    ) -> Result<Built<D>, BuildError>;
+}
+
+crate::for_every_dim!(impl BuildIn {
+    #[inline(never)]
+    fn build_with(
+        spec: &SamplerSpec,
+        domain: Domain<D>,
+        radius: Option<f64>,
+        max_points: Option<usize>,
+        setup: &Setup<D>,
+    ) -> Result<Built<D>, BuildError> {
+        spec.build_in(domain, radius, max_points, setup)
+    }
+});
+
+impl SamplerSpec {
+    fn build_in<const D: usize>(
         &self,
         domain: Domain<D>,
         radius: Option<f64>,
@@ -662,7 +708,7 @@ impl SamplerSpec {
                 if let Some(k) = p.k {
                     b = b.with_attempts(k);
                 }
-                if let Some(side) = p.chunk_size {
+                if let Some(side) = p.chunk_side {
                     b = b.with_chunk_side(side);
                 }
                 if let Some(threads) = p.threads {
@@ -707,7 +753,7 @@ impl SamplerSpec {
             SamplerSpec::HaltonRandomized(p) => {
                 let b = configure(Halton::builder(domain), max_points, setup)
                     .with_skip(p.skip.unwrap_or(0));
-                Box::new(b.randomized().build()?)
+                Box::new(b.with_randomized(true).build()?)
             }
             SamplerSpec::Sobol(p) => {
                 let b = configure(Sobol::builder(domain), max_points, setup)
@@ -717,7 +763,7 @@ impl SamplerSpec {
             SamplerSpec::SobolOwen(p) => {
                 let b = configure(Sobol::builder(domain), max_points, setup)
                     .with_skip(p.skip.unwrap_or(0));
-                Box::new(b.owen_scrambled().build()?)
+                Box::new(b.with_owen_scrambling(true).build()?)
             }
             SamplerSpec::Pmj02(p) => {
                 let b = configure(Pmj02::builder(domain), max_points, setup)
@@ -875,7 +921,7 @@ mod tests {
         let expected: &[(&str, &[&str])] = &[
             ("bridson", &["k", "grid"]),
             ("bridson-recent", &["k", "grid"]),
-            ("chunked-bridson", &["k", "chunk_size", "threads"]),
+            ("chunked-bridson", &["k", "chunk_side", "threads"]),
             ("dart-throwing", &["max_misses"]),
             ("best-candidate", &["candidates", "growing_candidates"]),
             ("maximal", &[]),
@@ -898,7 +944,7 @@ mod tests {
                     "growing_candidates" | "progressive" => "true",
                     "ratio" => "2.5",
                     "sigma" => "0.75",
-                    "chunk_size" => "0.5",
+                    "chunk_side" => "0.5",
                     "grid" => "\"fine\"",
                     _ => "3",
                 };
@@ -952,15 +998,15 @@ mod tests {
             bridson.build(domain, Some(1e-9), None),
             Err(BuildError::Invalid(Error::TooManyPoints { .. }))
         ));
-        let chunked = |k, chunk_size, threads| {
-            SamplerSpec::ChunkedBridson(ChunkedBridsonParams { k, chunk_size, threads })
+        let chunked = |k, chunk_side, threads| {
+            SamplerSpec::ChunkedBridson(ChunkedBridsonParams { k, chunk_side, threads })
         };
         for (spec, message) in [
             (chunked(None, None, Some(0)), "threads must be at least 1, got 0"),
             (chunked(None, None, Some(1025)), "threads must be at most 1024, got 1025"),
             (chunked(Some(0), None, None), "k must be at least 1, got 0"),
-            (chunked(None, Some(-1.0), None), "chunk_size must be finite and > 0, got -1"),
-            (chunked(None, Some(f64::NAN), None), "chunk_size must be finite and > 0, got NaN"),
+            (chunked(None, Some(-1.0), None), "chunk_side must be finite and > 0, got -1"),
+            (chunked(None, Some(f64::NAN), None), "chunk_side must be finite and > 0, got NaN"),
         ] {
             assert_eq!(spec.check().unwrap_err().to_string(), message);
             assert_eq!(spec.build(domain, Some(0.1), None).unwrap_err().to_string(), message);

@@ -204,7 +204,7 @@ pub fn sample(
                 (Some(texture), _) => {
                     let density = texture_density(texture, run)?;
                     let rule = run.radius_rule.unwrap_or_default();
-                    SurfacePoisson::with_density(Arc::clone(mesh), density, rule)
+                    SurfacePoisson::from_density(Arc::clone(mesh), density, rule)
                 }
                 (None, Some(r)) => SurfacePoisson::new(Arc::clone(mesh), r),
                 (None, None) => unreachable!("checked: --radius, --n or --density-texture"),

@@ -73,7 +73,7 @@ pub struct WorldSettings {
     /// Chunk side length (default: 64 radii in 1D and 2D, 32 from 3D, or the smallest side allowed,
     /// (2 + √2·(D − 1)) radii, when that is more).
     #[arg(long, allow_hyphen_values = true)]
-    pub chunk_size: Option<f64>,
+    pub chunk_side: Option<f64>,
     /// Confine the world to a box of these side lengths, comma separated: a closed box
     /// keeps every point inside it (chunks past it are empty); with --periodic the box is a
     /// torus, which whole chunks must tile (at least two per axis; chunks 0 ≤ c < n).
@@ -196,8 +196,8 @@ pub struct SettingNames {
     pub radius: &'static str,
     /// Candidates per active point (`--k`).
     pub k: &'static str,
-    /// The chunk side (`--chunk-size`).
-    pub chunk_size: &'static str,
+    /// The chunk side (`--chunk-side`).
+    pub chunk_side: &'static str,
     /// The box (`--box`).
     pub extent: &'static str,
     /// Whether the box is periodic (`--periodic`).
@@ -211,7 +211,7 @@ impl SettingNames {
     pub const FLAGS: SettingNames = SettingNames {
         radius: "--radius",
         k: "--k",
-        chunk_size: "--chunk-size",
+        chunk_side: "--chunk-side",
         extent: "--box",
         periodic: "--periodic",
         max_points: "--max-points",
@@ -237,7 +237,7 @@ fn build_world<const D: usize>(
     names: &SettingNames,
 ) -> Result<(World<D>, Point<D>), String> {
     let mut builder = World::<D>::builder(args.radius, args.seed).with_progress(hook);
-    if let Some(side) = args.chunk_size {
+    if let Some(side) = args.chunk_side {
         builder = builder.with_chunk_side(side);
     }
     if let Some(k) = args.k {
@@ -275,7 +275,7 @@ fn build_world<const D: usize>(
         }
         (None, None) => [0.0; D],
     };
-    let SettingNames { radius: r, k, chunk_size: side, extent, max_points: limit_name, .. } =
+    let SettingNames { radius: r, k, chunk_side: side, extent, max_points: limit_name, .. } =
         *names;
     let world = builder.build().map_err(|e| match e {
         Error::ChunkSideTooSmall { .. } | Error::OutOfRange { name: "the chunk side", .. } => {

@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--points", type=float, default=1e8, help="about how many points (default 1e8)")
     parser.add_argument("--radius", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--chunk-size", type=float, default=None, help="chunk side (default 64 radii)")
+    parser.add_argument("--chunk-side", type=float, default=None, help="chunk side (default 64 radii)")
     parser.add_argument("--block", type=int, default=pdask.DEFAULT_BLOCK, help="chunks per block side")
     parser.add_argument("--mode", choices=pdask.MODES, default=pdask.DEFAULT_MODE)
     parser.add_argument("--format", choices=pdask.FORMATS, default="npy")
@@ -48,8 +48,8 @@ def main() -> None:
     from distributed import Client, LocalCluster
 
     settings: dict[str, Any] = {"d": 2, "radius": args.radius, "seed": args.seed}
-    if args.chunk_size is not None:
-        settings["chunk_size"] = args.chunk_size
+    if args.chunk_side is not None:
+        settings["chunk_side"] = args.chunk_side
     # How many chunks: from the points of a sample block of 4 x 4 chunks.
     sample, _ = pnd.World(**settings).block([0, 0], [4, 4])
     per_chunk = len(sample) / 16

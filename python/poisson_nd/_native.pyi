@@ -175,7 +175,7 @@ class World:
         seed: int = 0,
         *,
         k: Optional[int] = None,
-        chunk_size: Optional[float] = None,
+        chunk_side: Optional[float] = None,
         l_bounds: Optional[Sequence[float]] = None,
         u_bounds: Optional[Sequence[float]] = None,
         origin: Optional[Sequence[float]] = None,

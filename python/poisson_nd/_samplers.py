@@ -101,7 +101,7 @@ class ChunkedBridson(_RadiusDriven):
     ----------
     k : int, optional
         Attempts per active point, k (default 30; at least 1).
-    chunk_size : float, optional
+    chunk_side : float, optional
         The side of a chunk, in the box's units (default 64 radii in 1D and 2D, 32 from 3D; at
         least the smallest side for the radius, (2 + √2·(D − 1))·r). A periodic box takes the
         nearest side that tiles it with whole chunks, at least two per axis.
@@ -117,7 +117,7 @@ class ChunkedBridson(_RadiusDriven):
         radius: float,
         *,
         k: Optional[int] = None,
-        chunk_size: Optional[float] = None,
+        chunk_side: Optional[float] = None,
         threads: Optional[int] = None,
         l_bounds: Bounds = None,
         u_bounds: Bounds = None,
@@ -128,7 +128,7 @@ class ChunkedBridson(_RadiusDriven):
         super().__init__(
             d,
             radius=radius,
-            params={"k": k, "chunk_size": chunk_size, "threads": threads},
+            params={"k": k, "chunk_side": chunk_side, "threads": threads},
             l_bounds=l_bounds,
             u_bounds=u_bounds,
             periodic=periodic,

@@ -74,7 +74,7 @@ _SETTING_KEYS = (
     "radius",
     "seed",
     "k",
-    "chunk_size",
+    "chunk_side",
     "l_bounds",
     "u_bounds",
     "origin",
@@ -539,7 +539,7 @@ def fill_box(
     rng: int = 0,
     periodic: bool = False,
     k: Optional[int] = None,
-    chunk_size: Optional[float] = None,
+    chunk_side: Optional[float] = None,
     max_points: Optional[int] = None,
     block: Union[int, Sequence[int]] = DEFAULT_BLOCK,
     mode: str = "cone",
@@ -551,7 +551,7 @@ def fill_box(
     ``directory`` block by block (as ``WorldPoints.to_files``); returns the manifest.
 
     The points are those of ``ChunkedBridson(d, radius=radius, l_bounds=…, u_bounds=…,
-    periodic=…, chunk_size=…, rng=rng).fill_space()``, grouped by chunk instead of by cell:
+    periodic=…, chunk_side=…, rng=rng).fill_space()``, grouped by chunk instead of by cell:
     the chunks of the ``World`` with that box and the world seed the engine draws from
     ``rng`` (``chunked_world_seed``). A periodic box needs one chunk side that tiles every
     axis. In ``"cone"`` mode (the default here) a task holds one block's dependency cone and
@@ -564,7 +564,7 @@ def fill_box(
     extent = [u - l for l, u in zip(lower, upper)]
     if not all(np.isfinite(e) and e > 0 for e in extent):
         raise ValueError(f"u_bounds must be above l_bounds on every axis, got {lower} and {upper}")
-    probe = World(d, radius, 0, chunk_size=chunk_size)
+    probe = World(d, radius, 0, chunk_side=chunk_side)
     side = probe.chunk_side[0]
     if periodic:
         # As ChunkedBridson: whole chunks, two at least, no smaller than the side asked for.
@@ -583,7 +583,7 @@ def fill_box(
         "radius": radius,
         "seed": chunked_world_seed(rng),
         "k": k,
-        "chunk_size": side,
+        "chunk_side": side,
         "l_bounds": lower,
         "u_bounds": upper,
         "periodic": periodic,

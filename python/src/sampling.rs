@@ -5,8 +5,9 @@ use crate::arrays::{domain, points_array};
 use crate::shapes::{Field, Region};
 use crate::{Interrupt, dim_error, value_error};
 use experiments::catalogue::{self as samplers, Value};
+use experiments::dims::Dim;
 use experiments::shapes::Setup;
-use experiments::spec::{OverLimit, SamplerSpec};
+use experiments::spec::{BuildIn, OverLimit, SamplerSpec};
 use experiments::with_dim;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use poisson_nd::StopReason;
@@ -111,7 +112,10 @@ fn sample_in<'py, const D: usize>(
     max_points: Option<usize>,
     field: Option<&Field>,
     region: Option<&Region>,
-) -> PyResult<Run<'py>> {
+) -> PyResult<Run<'py>>
+where
+    Dim<D>: BuildIn<D>,
+{
     let domain = domain::<D>(l_bounds, u_bounds, periodic)?;
     let name = spec.name();
     let limit = max_points.unwrap_or(poisson_nd::defaults::MAX_POINTS);

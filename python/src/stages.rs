@@ -7,7 +7,7 @@
 use crate::arrays::points_array;
 use crate::value_error;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
-use poisson_nd::chunked::{CellMap, Stages};
+use poisson_nd::chunked::{CellMap, ChunkPoints, Stages};
 use pyo3::prelude::*;
 use std::sync::Arc;
 
@@ -89,7 +89,38 @@ fn cut<'py, const D: usize>(
     write_cells(py, cut)
 }
 
-type Block<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>);
+/// Chunks' points and their chunk coordinates, as [`block_arrays`] gives them.
+pub(crate) type Block<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>);
+
+/// `work` on `pool`'s threads when one is given, otherwise on rayon's global pool (all
+/// cores).
+pub(crate) fn on_pool<T: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    work: impl FnOnce() -> T + Send,
+) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
+/// Chunks with their points as `(points (n, d), chunks (n, d) int64)`, chunk after chunk.
+pub(crate) fn block_arrays<const D: usize>(
+    py: Python<'_>,
+    chunks: Vec<ChunkPoints<D>>,
+) -> PyResult<Block<'_>> {
+    let total: usize = chunks.iter().map(|(_, p)| p.len()).sum();
+    let mut points = Vec::with_capacity(total);
+    let mut coordinates = Vec::with_capacity(total * D);
+    for (c, p) in chunks {
+        for _ in 0..p.len() {
+            coordinates.extend_from_slice(&c);
+        }
+        points.extend(p);
+    }
+    let coordinates = coordinates.into_pyarray(py).reshape([total, D])?;
+    Ok((points_array(py, points)?, coordinates))
+}
 
 /// The plan of one dimension behind the Python class.
 pub(crate) trait AnyStages: Send + Sync {
@@ -172,8 +203,7 @@ impl<const D: usize> AnyStages for Stages<D> {
     ) -> PyResult<CellArrays<'py>> {
         let block = index::<D>(block, "block")?;
         let given = read_cells::<D>(given)?;
-        let decided = py
-            .detach(|| crate::world::on_pool(pool, || Stages::decide(self, block, stratum, given)));
+        let decided = py.detach(|| on_pool(pool, || Stages::decide(self, block, stratum, given)));
         write_cells(py, decided.map_err(value_error)?)
     }
 
@@ -203,7 +233,7 @@ impl<const D: usize> AnyStages for Stages<D> {
     ) -> PyResult<Block<'py>> {
         let (block, cells) = (index::<D>(block, "block")?, read_cells::<D>(cells)?);
         let chunks = py.detach(|| Stages::chunks(self, block, &cells)).map_err(value_error)?;
-        crate::world::block_arrays(py, chunks)
+        block_arrays(py, chunks)
     }
 }
 

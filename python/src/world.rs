@@ -2,11 +2,11 @@
 //! by block, for any dimension behind one Python class.
 
 use crate::arrays::points_array;
-use crate::stages::{AnyStages, WorldStages};
+use crate::stages::{AnyStages, Block, WorldStages, block_arrays, on_pool};
 use crate::{Interrupt, dim_error, value_error, whole};
 use experiments::with_dim;
 use experiments::world::{ChunkRequest, SettingNames, WorldSettings, check_reach};
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
+use numpy::PyArray2;
 use poisson_nd::chunked::{ChunkPoints, World as Chunked};
 use poisson_nd::{Error, Point};
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -17,7 +17,7 @@ use std::sync::Arc;
 const NAMES: SettingNames = SettingNames {
     radius: "radius",
     k: "k",
-    chunk_size: "chunk_size",
+    chunk_side: "chunk_side",
     extent: "l_bounds/u_bounds",
     periodic: "periodic",
     max_points: "max_points",
@@ -31,43 +31,11 @@ struct Inner<const D: usize> {
     pool: Option<Arc<rayon::ThreadPool>>,
 }
 
-/// `work` on `pool`'s threads when one is given, otherwise on rayon's global pool (all
-/// cores).
-pub(crate) fn on_pool<T: Send>(
-    pool: Option<&rayon::ThreadPool>,
-    work: impl FnOnce() -> T + Send,
-) -> T {
-    match pool {
-        Some(pool) => pool.install(work),
-        None => work(),
-    }
-}
-
-/// Chunks with their points as `(points (n, d), chunks (n, d) int64)`, chunk after chunk.
-pub(crate) fn block_arrays<const D: usize>(
-    py: Python<'_>,
-    chunks: Vec<ChunkPoints<D>>,
-) -> PyResult<Block<'_>> {
-    let total: usize = chunks.iter().map(|(_, p)| p.len()).sum();
-    let mut points = Vec::with_capacity(total);
-    let mut coordinates = Vec::with_capacity(total * D);
-    for (c, p) in chunks {
-        for _ in 0..p.len() {
-            coordinates.extend_from_slice(&c);
-        }
-        points.extend(p);
-    }
-    let coordinates = coordinates.into_pyarray(py).reshape([total, D])?;
-    Ok((points_array(py, points)?, coordinates))
-}
-
 /// Chunk coordinates from Python, `D` of them.
 fn chunk<const D: usize>(c: &[i64], what: &str) -> PyResult<[i64; D]> {
     c.try_into()
         .map_err(|_| value_error(format!("{what} must have {D} coordinates, got {}", c.len())))
 }
-
-pub(crate) type Block<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>);
 
 trait AnyWorld: Send + Sync {
     fn dim(&self) -> usize;
@@ -233,19 +201,19 @@ impl World {
 #[pymethods]
 impl World {
     /// The world of dimension `d`, minimum distance `radius` and `seed`, with Bridson's `k`
-    /// and the chunk side `chunk_size` (defaults as `experiments world`). Confined to the box
+    /// and the chunk side `chunk_side` (defaults as `experiments world`). Confined to the box
     /// `[l_bounds, u_bounds)` when given (periodic: a torus tiled by whole chunks), otherwise
     /// endless with chunk 0 starting at `origin`. A chunk may hold at most `max_points`.
     /// Requests run on `threads` threads (default all cores); the points do not depend on it.
     #[new]
-    #[pyo3(signature = (d, radius, seed = 0, *, k = None, chunk_size = None, l_bounds = None, u_bounds = None, origin = None, periodic = false, max_points = None, threads = None))]
+    #[pyo3(signature = (d, radius, seed = 0, *, k = None, chunk_side = None, l_bounds = None, u_bounds = None, origin = None, periodic = false, max_points = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         d: i128,
         radius: f64,
         seed: i128,
         k: Option<i128>,
-        chunk_size: Option<f64>,
+        chunk_side: Option<f64>,
         l_bounds: Option<Vec<f64>>,
         u_bounds: Option<Vec<f64>>,
         origin: Option<Vec<f64>>,
@@ -290,7 +258,7 @@ impl World {
             radius,
             seed,
             k,
-            chunk_size,
+            chunk_side,
             extent,
             origin: l_bounds.or(origin),
             periodic,
@@ -358,7 +326,7 @@ impl World {
         out.set_item("radius", s.radius)?;
         out.set_item("seed", s.seed)?;
         out.set_item("k", s.k)?;
-        out.set_item("chunk_size", s.chunk_size)?;
+        out.set_item("chunk_side", s.chunk_side)?;
         match &s.extent {
             Some(extent) => {
                 let lo = s.origin.clone().unwrap_or_else(|| vec![0.0; s.dim]);
@@ -430,7 +398,7 @@ impl World {
         if let Some(k) = s.k {
             text += &format!(", k={k}");
         }
-        text += &format!(", chunk_size={}", self.inner.chunk_side()[0]);
+        text += &format!(", chunk_side={}", self.inner.chunk_side()[0]);
         match (&s.extent, &s.origin) {
             (Some(extent), origin) => {
                 let lo = origin.clone().unwrap_or_else(|| vec![0.0; s.dim]);

@@ -63,7 +63,7 @@ def test_parameters_reach_the_sampler(run_cli, tmp_path, name):
     # Each parameter, given a value other than its default, changes nothing between the two
     # interfaces: the class with the keyword and the command line with the flag agree.
     entry = next(e for e in CATALOGUE if e["name"] == name)
-    values = {"k": 7, "grid": "fine", "chunk_size": 0.5, "threads": 1, "max_misses": 500,
+    values = {"k": 7, "grid": "fine", "chunk_side": 0.5, "threads": 1, "max_misses": 500,
               "candidates": 4, "growing_candidates": True, "ratio": 3.0, "progressive": True,
               "skip": 5, "iterations": 3, "sigma": 0.7}
     params = {key: values[key] for key in entry["parameters"]}

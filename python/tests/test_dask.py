@@ -23,9 +23,9 @@ distributed = pytest.importorskip("distributed")
 
 # Small worlds with many chunks: 2D chunks of 8 r, 3D chunks of 5 r (the smallest side in 3D
 # is 4.83 r).
-WORLD_2D = {"d": 2, "radius": 1.0, "seed": 5, "chunk_size": 8.0}
+WORLD_2D = {"d": 2, "radius": 1.0, "seed": 5, "chunk_side": 8.0}
 RANGE_2D = ([-3, -2], [5, 4])
-WORLD_3D = {"d": 3, "radius": 1.0, "seed": 8, "chunk_size": 5.0}
+WORLD_3D = {"d": 3, "radius": 1.0, "seed": 8, "chunk_side": 5.0}
 RANGE_3D = ([0, -1, 0], [3, 2, 2])
 
 
@@ -81,7 +81,7 @@ def test_every_mode_and_block_size_gives_one_process_points(client, settings, bo
 def test_points_equal_the_command_line(client, run_cli, tmp_path):
     lo, hi = RANGE_2D
     out = tmp_path / "world.csv"
-    run_cli("world", "--dim", 2, "--radius", 1.0, "--seed", 5, "--chunk-size", 8.0,
+    run_cli("world", "--dim", 2, "--radius", 1.0, "--seed", 5, "--chunk-side", 8.0,
             "--range", ",".join(map(str, lo)) + ":" + ",".join(map(str, hi)), "--out", out)
     rows = np.loadtxt(out, delimiter=",", skiprows=1)
     for mode in pdask.MODES:
@@ -93,19 +93,19 @@ def test_points_equal_the_command_line(client, run_cli, tmp_path):
 
 
 def test_world_object_settings_and_thread_counts(client):
-    world = pnd.World(2, 1.0, 5, chunk_size=8.0, threads=2)
+    world = pnd.World(2, 1.0, 5, chunk_side=8.0, threads=2)
     assert world.settings["threads"] == 2
     work = pdask.world_points(world, [0, 0], [4, 4], block=2, threads=None)
     assert work.mode == pdask.DEFAULT_MODE == "staged"
-    assert work.settings == {"d": 2, "radius": 1.0, "seed": 5, "chunk_size": 8.0}
+    assert work.settings == {"d": 2, "radius": 1.0, "seed": 5, "chunk_side": 8.0}
     points, chunks, _ = work.compute()
     assert np.array_equal(points, concatenated(one_process(WORLD_2D, work.blocks), 2)[0])
 
 
 def test_periodic_and_closed_boxes(client):
-    torus = {"d": 2, "radius": 1.0, "seed": 2, "chunk_size": 8.0,
+    torus = {"d": 2, "radius": 1.0, "seed": 2, "chunk_side": 8.0,
              "l_bounds": [0.0, 0.0], "u_bounds": [40.0, 32.0], "periodic": True}
-    closed = {"d": 2, "radius": 1.0, "seed": 2, "chunk_size": 8.0,
+    closed = {"d": 2, "radius": 1.0, "seed": 2, "chunk_side": 8.0,
               "l_bounds": [0.5, -1.0], "u_bounds": [30.0, 20.0]}
     for settings, lo, hi in [(torus, [0, 0], [5, 4]), (torus, [1, 1], [4, 3]), (closed, [-1, 0], [5, 4])]:
         for mode in pdask.MODES:
@@ -199,13 +199,13 @@ def test_restart_skips_complete_blocks_and_redoes_the_rest(client, tmp_path):
 CRASHING_RUN = textwrap.dedent("""
     import sys
     import poisson_nd.dask as pdask
-    settings = {"d": 2, "radius": 1.0, "seed": 5, "chunk_size": 16.0}
+    settings = {"d": 2, "radius": 1.0, "seed": 5, "chunk_side": 16.0}
     pdask.world_points(settings, [0, 0], [16, 16], block=2).to_files(sys.argv[1], scheduler="synchronous")
 """)
 
 
 def test_a_run_killed_midway_leaves_whole_files_and_restarts(tmp_path):
-    settings = {"d": 2, "radius": 1.0, "seed": 5, "chunk_size": 16.0}
+    settings = {"d": 2, "radius": 1.0, "seed": 5, "chunk_side": 16.0}
     process = subprocess.Popen([sys.executable, "-c", CRASHING_RUN, str(tmp_path)])
     try:
         deadline = time.monotonic() + 120
@@ -235,7 +235,7 @@ def test_a_run_killed_midway_leaves_whole_files_and_restarts(tmp_path):
 
 
 def test_a_killed_worker_is_recovered_with_the_same_points(tmp_path):
-    settings = {"d": 2, "radius": 1.0, "seed": 12, "chunk_size": 16.0}
+    settings = {"d": 2, "radius": 1.0, "seed": 12, "chunk_side": 16.0}
     lo, hi = [0, 0], [16, 16]
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -276,10 +276,10 @@ def test_a_killed_worker_is_recovered_with_the_same_points(tmp_path):
 @pytest.mark.parametrize("periodic", [False, True])
 def test_fill_box_gives_chunked_bridsons_points(client, tmp_path, periodic):
     lower, upper = ([0.0, 0.0], [48.0, 40.0]) if periodic else ([1.0, -2.0], [45.5, 33.0])
-    manifest = pdask.fill_box(2, 1.0, lower, upper, tmp_path, rng=3, periodic=periodic, chunk_size=8.0, block=2)
+    manifest = pdask.fill_box(2, 1.0, lower, upper, tmp_path, rng=3, periodic=periodic, chunk_side=8.0, block=2)
     assert manifest["rng"] == 3
     points = np.concatenate([read_block(tmp_path / r["file"])[0] for r in manifest["blocks"]])
-    engine = pnd.ChunkedBridson(2, radius=1.0, l_bounds=lower, u_bounds=upper, periodic=periodic, chunk_size=8.0, rng=3)
+    engine = pnd.ChunkedBridson(2, radius=1.0, l_bounds=lower, u_bounds=upper, periodic=periodic, chunk_side=8.0, rng=3)
     expected = engine.fill_space()
     assert len(points) == len(expected) > 500
     assert np.array_equal(np.unique(points, axis=0), np.unique(expected, axis=0))
@@ -304,6 +304,6 @@ def test_errors_name_the_setting():
     with pytest.raises(ValueError, match="format must be one of npy, parquet"):
         pdask.world_points(WORLD_2D, lo, hi).to_files("unused", format="csv")
     with pytest.raises(ValueError, match="different chunk sides"):
-        pdask.fill_box(2, 1.0, [0, 0], [40, 20], "unused", periodic=True, chunk_size=16.0)
+        pdask.fill_box(2, 1.0, [0, 0], [40, 20], "unused", periodic=True, chunk_side=16.0)
     with pytest.raises(ValueError, match="outside the torus"):
         pdask.world_points({**WORLD_2D, "l_bounds": [0, 0], "u_bounds": [32, 32], "periodic": True}, [0, 0], [5, 4])

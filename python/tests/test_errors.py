@@ -136,8 +136,8 @@ def test_engine_parameters():
         (lambda: pnd.ChunkedBridson(2, 0.1, k=0), "k must be at least 1, got 0"),
         (lambda: pnd.Bridson(2, 0.1, grid="medium"), "unknown value 'medium', expected one of: coarse, fine"),
         (lambda: pnd.ChunkedBridson(2, 0.1, threads=0), "threads must be at least 1, got 0"),
-        (lambda: pnd.ChunkedBridson(2, 0.1, chunk_size=-1.0), "chunk_size must be finite and > 0"),
-        (lambda: pnd.ChunkedBridson(2, 0.1, chunk_size=0.1), "too small for radius"),
+        (lambda: pnd.ChunkedBridson(2, 0.1, chunk_side=-1.0), "chunk_side must be finite and > 0"),
+        (lambda: pnd.ChunkedBridson(2, 0.1, chunk_side=0.1), "too small for radius"),
         (lambda: pnd.ChunkedBridson(4, 0.18, l_bounds=[0] * 4, u_bounds=[1.5] * 4, periodic=True),
          "tiled by at least two whole chunks"),
         (lambda: pnd.DartThrowing(2, 0.1, max_misses=0), "max_misses must be at least 1, got 0"),
@@ -154,12 +154,12 @@ def test_engine_parameters():
 @pytest.mark.parametrize("make,parameter", [
     (lambda: pnd.SampleElimination(2, ratio=NAN), "ratio"),
     (lambda: pnd.SampleElimination(2, ratio=INF), "ratio"),
-    (lambda: pnd.ChunkedBridson(2, 0.1, chunk_size=NAN), "chunk_size"),
-    (lambda: pnd.ChunkedBridson(2, 0.1, chunk_size=INF), "chunk_size"),
-], ids=["ratio-nan", "ratio-inf", "chunk_size-nan", "chunk_size-inf"])
+    (lambda: pnd.ChunkedBridson(2, 0.1, chunk_side=NAN), "chunk_side"),
+    (lambda: pnd.ChunkedBridson(2, 0.1, chunk_side=INF), "chunk_side"),
+], ids=["ratio-nan", "ratio-inf", "chunk_side-nan", "chunk_side-inf"])
 def test_non_finite_float_parameters_are_named(make, parameter):
-    # A NaN or infinite ratio/chunk_size must be refused naming the parameter, as ratio=0.5
-    # and chunk_size=-1 are (not with a JSON parser's "expected value at line 1 column 41").
+    # A NaN or infinite ratio/chunk_side must be refused naming the parameter, as ratio=0.5
+    # and chunk_side=-1 are (not with a JSON parser's "expected value at line 1 column 41").
     raises(ValueError, parameter, make)
 
 

@@ -32,10 +32,10 @@ def _csv_range(lo, hi):
 @pytest.mark.parametrize("d,radius,seed,lo,hi,extra,kwargs", [
     (1, 0.01, 3, [-2], [3], [], {}),
     (2, 0.1, 3, [-1, -1], [1, 1], [], {}),
-    (2, 0.05, 11, [0, -2], [2, 1], ["--chunk-size", 1.5, "--k", 12], {"chunk_size": 1.5, "k": 12}),
+    (2, 0.05, 11, [0, -2], [2, 1], ["--chunk-side", 1.5, "--k", 12], {"chunk_side": 1.5, "k": 12}),
     (2, 0.1, 5, [-1, 0], [1, 2], ["--origin", "-3.5,2"], {"origin": [-3.5, 2.0]}),
-    (3, 0.2, 7, [-1, -1, 0], [1, 1, 1], ["--chunk-size", 1.5], {"chunk_size": 1.5}),
-    (4, 0.4, 1, [0, 0, 0, 0], [1, 1, 1, 2], ["--chunk-size", 2.5], {"chunk_size": 2.5}),
+    (3, 0.2, 7, [-1, -1, 0], [1, 1, 1], ["--chunk-side", 1.5], {"chunk_side": 1.5}),
+    (4, 0.4, 1, [0, 0, 0, 0], [1, 1, 1, 2], ["--chunk-side", 2.5], {"chunk_side": 2.5}),
 ])
 def test_block_equals_cli(run_cli, tmp_path, d, radius, seed, lo, hi, extra, kwargs):
     out = tmp_path / "world.csv"
@@ -110,14 +110,14 @@ def test_attributes():
 
 
 def test_closed_box_world(run_cli, tmp_path):
-    world = pnd.World(2, 0.05, 2, l_bounds=[-1, 0], u_bounds=[1, 1], chunk_size=0.5)
+    world = pnd.World(2, 0.05, 2, l_bounds=[-1, 0], u_bounds=[1, 1], chunk_side=0.5)
     points, chunks = world.block([-1, -1], [5, 4])
     assert len(points) > 100
     assert in_box(points, [-1, 0], [1, 1])
     assert closest_pair(points) >= 0.05
     out = tmp_path / "w.csv"
     run_cli("world", "--dim", 2, "--radius", 0.05, "--seed", 2, "--box", "2,1", "--origin", "-1,0",
-            "--chunk-size", 0.5, "--range", "-1,-1:5,4", "--out", out)
+            "--chunk-side", 0.5, "--range", "-1,-1:5,4", "--out", out)
     expected_points, expected_chunks = read_world_csv(out, 2)
     assert np.array_equal(points, expected_points)
     assert np.array_equal(chunks, expected_chunks)
@@ -125,7 +125,7 @@ def test_closed_box_world(run_cli, tmp_path):
 
 def test_periodic_box_world(run_cli, tmp_path):
     lower, upper = [0.0, -1.0, 2.0], [2.0, 1.0, 4.0]
-    world = pnd.World(3, 0.1, 1, l_bounds=lower, u_bounds=upper, periodic=True, chunk_size=0.5)
+    world = pnd.World(3, 0.1, 1, l_bounds=lower, u_bounds=upper, periodic=True, chunk_side=0.5)
     assert world.torus_chunks == [4, 4, 4]
     points, chunks = world.block([0, 0, 0], [4, 4, 4])
     assert len(points) > 500
@@ -133,7 +133,7 @@ def test_periodic_box_world(run_cli, tmp_path):
     assert closest_pair(points, lower, upper, periodic=True) >= 0.1
     out = tmp_path / "w.csv"
     run_cli("world", "--dim", 3, "--radius", 0.1, "--seed", 1, "--box", "2,2,2", "--origin", "0,-1,2",
-            "--periodic", "--chunk-size", 0.5, "--range", "0,0,0:4,4,4", "--out", out)
+            "--periodic", "--chunk-side", 0.5, "--range", "0,0,0:4,4,4", "--out", out)
     expected_points, expected_chunks = read_world_csv(out, 3)
     assert np.array_equal(points, expected_points)
     assert np.array_equal(chunks, expected_chunks)
@@ -150,9 +150,9 @@ def test_periodic_box_world(run_cli, tmp_path):
     (lambda: pnd.World(2, float("nan")), "radius must be finite and > 0"),
     (lambda: pnd.World(2, float("inf")), "radius must be finite and > 0"),
     (lambda: pnd.World(2, 0.1, k=0), "k must be at least 1"),
-    (lambda: pnd.World(2, 0.1, chunk_size=0.1), "too small for radius"),
+    (lambda: pnd.World(2, 0.1, chunk_side=0.1), "too small for radius"),
     (lambda: pnd.World(2, 0.1, periodic=True), "periodic"),
-    (lambda: pnd.World(2, 0.1, l_bounds=[0, 0], u_bounds=[1, 1], periodic=True, chunk_size=0.4),
+    (lambda: pnd.World(2, 0.1, l_bounds=[0, 0], u_bounds=[1, 1], periodic=True, chunk_side=0.4),
      "tiled by at least two whole chunks"),
     (lambda: pnd.World(2, 0.1, l_bounds=[0, 0], u_bounds=[1, 1], origin=[0, 0]), "not both"),
     (lambda: pnd.World(2, 0.1, l_bounds=[0, 0]), "give both l_bounds and u_bounds"),
@@ -179,10 +179,10 @@ def test_world_negative_seed_is_a_value_error():
 
 
 def test_world_errors_name_python_parameters():
-    # The messages are the Python API's: they name k, chunk_size, l_bounds/u_bounds,
-    # max_points, not the command line's flags (--k, --chunk-size, --box, --max-points).
+    # The messages are the Python API's: they name k, chunk_side, l_bounds/u_bounds,
+    # max_points, not the command line's flags (--k, --chunk-side, --box, --max-points).
     for make in (lambda: pnd.World(2, 0.1, k=0),
-                 lambda: pnd.World(2, 0.1, chunk_size=0.1),
+                 lambda: pnd.World(2, 0.1, chunk_side=0.1),
                  lambda: pnd.World(2, 0.1, periodic=True),
                  lambda: pnd.World(2, 0.001, max_points=10)):
         with pytest.raises(ValueError) as info:

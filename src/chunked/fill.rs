@@ -19,7 +19,7 @@ use crate::engine::scan::{Scan, ScanRules};
 use crate::engine::shell::PairedShell;
 use crate::engine::space::DiskSpace;
 use crate::grid::GridResolution;
-use crate::grid::{CellHeads, ConstantRadius, DenseHeads, Grid, GridLayout, HashedHeads};
+use crate::grid::{CellHeads, ConstantRadius, Grid, GridLayout, StoredGrid, with_storage};
 use crate::point::Point;
 use crate::region::Region;
 use crate::region::shape::ShellRegion;
@@ -226,13 +226,8 @@ impl<const D: usize> CellFiller<'_, D> {
         let context: Vec<Point<D>> = context.filter(|p| near(p)).collect();
         let mut rng = rng_from_seed(seed);
         let run = CellRun { settings: self.settings, region: &region, low, high, interior };
-        if layout.is_dense() {
-            let grid = Grid::<D, DenseHeads, _>::new(Arc::new(layout), rule, context.len() + 64);
-            run.run(grid, &context, &mut rng)
-        } else {
-            let grid = Grid::<D, HashedHeads, _>::new(Arc::new(layout), rule, context.len() + 64);
-            run.run(grid, &context, &mut rng)
-        }
+        let grid = StoredGrid::new(Arc::new(layout), rule, context.len() + 64);
+        with_storage!(grid, grid => run.run(grid, &context, &mut rng))
     }
 }
 

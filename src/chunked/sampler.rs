@@ -151,7 +151,7 @@ impl<const D: usize> ChunkedBridson<D> {
 
     /// A sampler of `domain` at `radius`, to be set up further.
     pub fn builder(domain: Domain<D>, radius: f64) -> ChunkedBridsonBuilder<D> {
-        Builder::with_defaults(domain, Some(radius), ChunkedBridsonOptions::default())
+        Builder::from_defaults(domain, Some(radius), ChunkedBridsonOptions::default())
     }
 
     /// A sampler of `domain` at `radius` with the default settings.

@@ -23,6 +23,7 @@
 //! that its query (`Grid::has_conflict_within`) can skip the cells that cannot hold a
 //! conflict for the candidate at hand.
 
+use super::GridLayout;
 use crate::field::PairRule;
 
 /// The conflict test the grid's query is generic over.
@@ -166,10 +167,25 @@ pub(crate) struct FieldRule {
 }
 
 impl FieldRule {
-    /// The rule for radii in `[rmin, rmax]` (checked by the caller). `dense_keys` is the
-    /// key count of a dense grid, whose cells then keep radius bounds; `None` for a hashed
-    /// grid or a layout-only rule.
-    pub(crate) fn new(rule: PairRule, rmin: f64, rmax: f64, dense_keys: Option<u64>) -> Self {
+    /// The rule for radii in `[rmin, rmax]` (checked by the caller), for laying out a grid:
+    /// its cells keep no radius bounds.
+    pub(crate) fn new(rule: PairRule, rmin: f64, rmax: f64) -> Self {
+        Self::make(rule, rmin, rmax, None)
+    }
+
+    /// The rule for radii in `[rmin, rmax]` on a grid of `layout`: where the layout is dense
+    /// (see [`StoredGrid`](super::StoredGrid)), its cells keep radius bounds.
+    pub(crate) fn for_layout<const D: usize>(
+        rule: PairRule,
+        rmin: f64,
+        rmax: f64,
+        layout: &GridLayout<D>,
+    ) -> Self {
+        Self::make(rule, rmin, rmax, layout.is_dense().then(|| layout.key_count()))
+    }
+
+    /// `dense_keys` is the key count of a dense grid, whose cells then keep radius bounds.
+    fn make(rule: PairRule, rmin: f64, rmax: f64, dense_keys: Option<u64>) -> Self {
         let ratio = rmax / rmin;
         let mut levels = Box::new([rmax; LEVELS]);
         for (q, level) in levels.iter_mut().enumerate().take(LEVELS - 1) {

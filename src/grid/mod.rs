@@ -28,7 +28,9 @@ pub(crate) use inline::InlineCells;
 pub(crate) use layout::GridLayout;
 pub use sorted::closest_pair_within;
 pub(crate) use sorted::{SortedCells, radix_sort_by_key};
-pub(crate) use storage::{CellHeads, DenseHeads, Grid, HashedHeads};
+pub(crate) use storage::{CellHeads, Grid, StoredGrid, with_storage};
+#[cfg(feature = "scatter")]
+pub(crate) use storage::{StorageRun, run_in_storage};
 
 use crate::error::Error;
 
@@ -156,6 +158,6 @@ pub(crate) fn field_layout<const D: usize>(
     tuning: Tuning,
 ) -> Result<GridLayout<D>, Error> {
     check_field_reach::<D>(setup.rmin, setup.rmax, resolution)?;
-    let rule = FieldRule::new(setup.rule, setup.rmin, setup.rmax, None);
+    let rule = FieldRule::new(setup.rule, setup.rmin, setup.rmax);
     GridLayout::for_rule(domain, &rule, resolution, tuning.dense_grid_limit() / 5 * 4)
 }

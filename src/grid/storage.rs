@@ -217,6 +217,65 @@ impl CellHeads for HashedHeads {
     }
 }
 
+/// A grid in the storage its layout picked: dense heads where they fit the layout's memory
+/// budget, hashed ones past it. This is the one place the pick is made; a client runs its
+/// loop on either grid through [`with_storage!`](crate::grid::with_storage), which compiles the
+/// loop once for each storage.
+#[derive(Debug)]
+pub(crate) enum StoredGrid<const D: usize, C> {
+    /// Heads in one array over every cell.
+    Dense(Grid<D, DenseHeads, C>),
+    /// Heads in a hash map of the occupied cells.
+    Hashed(Grid<D, HashedHeads, C>),
+}
+
+impl<const D: usize, C: ConflictRule> StoredGrid<D, C> {
+    /// An empty grid in the storage `layout` picked; `capacity` points are reserved up front.
+    pub(crate) fn new(layout: Arc<GridLayout<D>>, rule: C, capacity: usize) -> Self {
+        if layout.is_dense() {
+            StoredGrid::Dense(Grid::new(layout, rule, capacity))
+        } else {
+            StoredGrid::Hashed(Grid::new(layout, rule, capacity))
+        }
+    }
+}
+
+/// A run over grids that must share one storage (the scatter's classes, each on a grid of
+/// its own), compiled once for each storage: see [`run_in_storage`].
+#[cfg(feature = "scatter")]
+pub(crate) trait StorageRun {
+    /// What the run gives.
+    type Output;
+    /// The run, with every grid's heads of type `H`.
+    fn run<H: CellHeads>(self) -> Self::Output;
+}
+
+/// Runs `run` in the storage every one of `layouts` can take: dense heads when they all fit
+/// their budgets, hashed ones otherwise (the pick of [`StoredGrid`] for several grids).
+#[cfg(feature = "scatter")]
+pub(crate) fn run_in_storage<'a, const D: usize, R: StorageRun>(
+    layouts: impl IntoIterator<Item = &'a GridLayout<D>>,
+    run: R,
+) -> R::Output {
+    if layouts.into_iter().all(GridLayout::is_dense) {
+        run.run::<DenseHeads>()
+    } else {
+        run.run::<HashedHeads>()
+    }
+}
+
+/// Evaluates `$body` with `$grid` bound to the [`Grid`] inside the [`StoredGrid`] `$stored`
+/// (by value, `&` or `&mut`, as `$stored` is given), whatever its storage.
+macro_rules! with_storage {
+    ($stored:expr, $grid:ident => $body:expr) => {
+        match $stored {
+            $crate::grid::StoredGrid::Dense($grid) => $body,
+            $crate::grid::StoredGrid::Hashed($grid) => $body,
+        }
+    };
+}
+pub(crate) use with_storage;
+
 /// The points of one sampling run, bucketed by cell, with the conflict rule that decides
 /// which pairs are too close.
 ///

@@ -145,7 +145,7 @@ impl<const D: usize> BestCandidate<D> {
     /// The configuration of best candidate in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> BestCandidateBuilder<D> {
-        Builder::with_defaults(domain, None, BestCandidateOptions::default())
+        Builder::from_defaults(domain, None, BestCandidateOptions::default())
     }
 
     /// This sampler's configuration, to change and build again.

@@ -16,8 +16,8 @@ use crate::engine::space::{DiskSpace, FieldSpace};
 use crate::error::Error;
 use crate::field::{FieldSetup, PairRule, RadiusField};
 use crate::grid::{
-    CellHeads, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, GridResolution,
-    HashedHeads, Tuning, field_layout,
+    CellHeads, ConstantRadius, FieldRule, GridLayout, GridResolution, StoredGrid, Tuning,
+    field_layout, with_storage,
 };
 use crate::packing::max_points_estimate;
 use crate::point::Point;
@@ -221,7 +221,7 @@ impl<const D: usize> Bridson<D> {
     /// The configuration of Bridson's sampler in `domain` with minimum distance `radius`,
     /// with every default; set what you need, then [`build`](BridsonBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> BridsonBuilder<D> {
-        Builder::with_defaults(domain, Some(radius), BridsonOptions::default())
+        Builder::from_defaults(domain, Some(radius), BridsonOptions::default())
     }
 
     /// The configuration of Bridson's sampler in `domain` with a radius field (see
@@ -487,25 +487,18 @@ pub enum FillStep {
     InvalidField,
 }
 
-/// The grid of a run, in the storage the layout chose and with the sampler's conflict rule;
-/// the loop is compiled once for each.
+/// The grid of a run, with the sampler's conflict rule (in the storage its layout picked);
+/// the loop is compiled once for each rule and storage.
 #[derive(Debug)]
 enum FillGrid<const D: usize> {
-    Dense(Grid<D, DenseHeads, ConstantRadius>),
-    Hashed(Grid<D, HashedHeads, ConstantRadius>),
-    FieldDense(Grid<D, DenseHeads, FieldRule>),
-    FieldHashed(Grid<D, HashedHeads, FieldRule>),
+    Constant(StoredGrid<D, ConstantRadius>),
+    Field(StoredGrid<D, FieldRule>),
 }
 
 /// Runs `$body` with `$grid` bound to the run's grid, whatever its storage and rule.
 macro_rules! with_grid {
     ($fill:expr, $grid:ident => $body:expr) => {
-        match $fill {
-            FillGrid::Dense($grid) => $body,
-            FillGrid::Hashed($grid) => $body,
-            FillGrid::FieldDense($grid) => $body,
-            FillGrid::FieldHashed($grid) => $body,
-        }
+        by_rule!($fill, $grid => constant: $body, field: $body)
     };
 }
 
@@ -514,10 +507,8 @@ macro_rules! with_grid {
 macro_rules! by_rule {
     ($fill:expr, $grid:ident => constant: $constant:expr, field: $field:expr) => {
         match $fill {
-            FillGrid::Dense($grid) => $constant,
-            FillGrid::Hashed($grid) => $constant,
-            FillGrid::FieldDense($grid) => $field,
-            FillGrid::FieldHashed($grid) => $field,
+            FillGrid::Constant(stored) => with_storage!(stored, $grid => $constant),
+            FillGrid::Field(stored) => with_storage!(stored, $grid => $field),
         }
     };
 }
@@ -587,21 +578,15 @@ impl<const D: usize> BridsonFill<D> {
     /// An empty run of `sampler`, with room for `capacity` points before it reallocates.
     fn new(sampler: Bridson<D>, capacity: usize) -> Self {
         let layout = Arc::clone(&sampler.layout);
-        let grid = match (&sampler.field, layout.is_dense()) {
-            (None, true) => {
-                FillGrid::Dense(Grid::new(layout, ConstantRadius::new(sampler.radius), capacity))
-            }
-            (None, false) => {
-                FillGrid::Hashed(Grid::new(layout, ConstantRadius::new(sampler.radius), capacity))
-            }
-            (Some(setup), true) => {
-                let keys = layout.key_count();
-                let rule = FieldRule::new(setup.rule, setup.rmin, setup.rmax, Some(keys));
-                FillGrid::FieldDense(Grid::new(layout, rule, capacity))
-            }
-            (Some(setup), false) => {
-                let rule = FieldRule::new(setup.rule, setup.rmin, setup.rmax, None);
-                FillGrid::FieldHashed(Grid::new(layout, rule, capacity))
+        let grid = match &sampler.field {
+            None => FillGrid::Constant(StoredGrid::new(
+                layout,
+                ConstantRadius::new(sampler.radius),
+                capacity,
+            )),
+            Some(setup) => {
+                let rule = FieldRule::for_layout(setup.rule, setup.rmin, setup.rmax, &layout);
+                FillGrid::Field(StoredGrid::new(layout, rule, capacity))
             }
         };
         let scan = match &sampler.region {
@@ -625,9 +610,8 @@ impl<const D: usize> BridsonFill<D> {
     /// a radius field; `None` for one radius.
     pub fn radii(&self) -> Option<&[f64]> {
         match &self.grid {
-            FillGrid::Dense(_) | FillGrid::Hashed(_) => None,
-            FillGrid::FieldDense(grid) => Some(grid.rule().radii()),
-            FillGrid::FieldHashed(grid) => Some(grid.rule().radii()),
+            FillGrid::Constant(_) => None,
+            FillGrid::Field(stored) => Some(with_storage!(stored, grid => grid.rule().radii())),
         }
     }
 

@@ -7,8 +7,8 @@ use crate::engine::scan::Scan;
 use crate::error::Error;
 use crate::field::{FieldSetup, PairRule, RadiusField};
 use crate::grid::{
-    CellHeads, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, GridResolution,
-    HashedHeads, Tuning, field_layout,
+    CellHeads, ConstantRadius, FieldRule, Grid, GridLayout, GridResolution, StoredGrid, Tuning,
+    field_layout, with_storage,
 };
 use crate::packing::max_points_estimate;
 use crate::point::{Point, distance_squared, toroidal_distance_squared};
@@ -177,7 +177,7 @@ impl<const D: usize> DartThrowing<D> {
     /// The configuration of naive dart throwing in `domain` with minimum distance `radius`,
     /// with every default; set what you need, then [`build`](DartThrowingBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> DartThrowingBuilder<D> {
-        Builder::with_defaults(domain, Some(radius), DartThrowingOptions::default())
+        Builder::from_defaults(domain, Some(radius), DartThrowingOptions::default())
     }
 
     /// The configuration of naive dart throwing in `domain` with a radius field (see
@@ -590,17 +590,12 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
                 let region = WholeDomain::new(self.domain);
                 let finish = |(stop, attempts), points| (points, stop, attempts);
                 match &self.grid {
-                    Some((_, layout)) if layout.is_dense() => {
-                        let mut grid =
-                            Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
-                        let run = self.throw(&mut grid, &region, &self.domain, target, rng);
-                        finish(run, grid.into_points())
-                    }
                     Some((_, layout)) => {
-                        let mut grid =
-                            Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
-                        let run = self.throw(&mut grid, &region, &self.domain, target, rng);
-                        finish(run, grid.into_points())
+                        with_storage!(StoredGrid::new(Arc::clone(layout), rule, capacity), grid => {
+                            let mut grid = grid;
+                            let run = self.throw(&mut grid, &region, &self.domain, target, rng);
+                            finish(run, grid.into_points())
+                        })
                     }
                     None => {
                         let mut accepted = naive();
@@ -610,13 +605,9 @@ impl<const D: usize> Sampler<D> for DartThrowing<D> {
                 }
             }
             SamplerRegion::Shape(shape) => match &self.grid {
-                Some((_, layout)) if layout.is_dense() => {
-                    let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
-                    self.throw_in_shape(grid, shape, target, rng)
-                }
                 Some((_, layout)) => {
-                    let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
-                    self.throw_in_shape(grid, shape, target, rng)
+                    with_storage!(StoredGrid::new(Arc::clone(layout), rule, capacity), grid =>
+                        self.throw_in_shape(grid, shape, target, rng))
                 }
                 None => self.throw_in_shape(naive(), shape, target, rng),
             },
@@ -649,15 +640,10 @@ impl<const D: usize> DartThrowing<D> {
         let capacity = capacity.min(1 << 16);
         let (rule, rmin, rmax) = (setup.rule, setup.rmin, setup.rmax);
         let run = match &self.grid {
-            Some((_, layout)) if layout.is_dense() => {
-                let rule = FieldRule::new(rule, rmin, rmax, Some(layout.key_count()));
-                let grid = Grid::<D, DenseHeads, _>::new(Arc::clone(layout), rule, capacity);
-                self.throw_field_run(setup, grid, target, rng)
-            }
             Some((_, layout)) => {
-                let rule = FieldRule::new(rule, rmin, rmax, None);
-                let grid = Grid::<D, HashedHeads, _>::new(Arc::clone(layout), rule, capacity);
-                self.throw_field_run(setup, grid, target, rng)
+                let rule = FieldRule::for_layout(rule, rmin, rmax, layout);
+                with_storage!(StoredGrid::new(Arc::clone(layout), rule, capacity), grid =>
+                    self.throw_field_run(setup, grid, target, rng))
             }
             None => {
                 let accepted = EveryPointField {

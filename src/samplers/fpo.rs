@@ -131,7 +131,7 @@ impl<const D: usize> Fpo<D> {
     /// The configuration of farthest-point optimisation in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> FpoBuilder<D> {
-        Builder::with_defaults(domain, None, FpoOptions::default())
+        Builder::from_defaults(domain, None, FpoOptions::default())
     }
 
     /// This sampler's configuration, to change and build again.

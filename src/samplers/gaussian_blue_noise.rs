@@ -242,7 +242,7 @@ impl<const D: usize> GaussianBlueNoise<D> {
     /// # Ok::<(), poisson_nd::Error>(())
     /// ```
     pub fn builder(domain: Domain<D>) -> GaussianBlueNoiseBuilder<D> {
-        Builder::with_defaults(domain, None, GaussianBlueNoiseOptions::default())
+        Builder::from_defaults(domain, None, GaussianBlueNoiseOptions::default())
     }
 
     /// This sampler's configuration, to change and build again.

@@ -31,8 +31,8 @@ pub const MAX_DIM: usize = PRIMES.len();
 ///   [`with_skip(s)`](Builder::with_skip) starts at index `1 + s`.
 /// - The **plain** sequence is deterministic: it never reads the generator, every seed gives
 ///   the same points.
-/// - [`randomized`](Builder::randomized) applies a random digit permutation (Owen 2017, "A
-///   randomized Halton algorithm in R"): for every axis and every digit position an
+/// - [`with_randomized`](Builder::with_randomized) applies a random digit permutation (Owen
+///   2017, "A randomized Halton algorithm in R"): for every axis and every digit position an
 ///   independent, uniformly random permutation of the digits `0..b`, drawn from the
 ///   generator handed to [`Sampler::sample`] at the start of each run. All digit positions
 ///   down to `b^−K ≤ 2^−64` are permuted (the trailing zeros of an index too), so each point
@@ -64,7 +64,7 @@ pub const MAX_DIM: usize = PRIMES.len();
 /// let set = halton.sample_seeded(3, 42);
 /// assert_eq!(set.points, vec![[0.5, 1.0 / 3.0], [0.25, 2.0 / 3.0], [0.75, 1.0 / 9.0]]);
 /// // Scrambled: a different low-discrepancy set per seed.
-/// let scrambled = halton.to_builder().randomized().build()?;
+/// let scrambled = halton.to_builder().with_randomized(true).build()?;
 /// assert_ne!(scrambled.sample_seeded(100, 1).points, scrambled.sample_seeded(100, 2).points);
 /// # Ok::<(), poisson_nd::Error>(())
 /// ```
@@ -97,11 +97,12 @@ impl<const D: usize> Builder<D, HaltonOptions> {
         self
     }
 
-    /// The randomly scrambled sequence (random digit permutations per axis and digit
-    /// position, drawn from the generator at each run). Its label is `"halton-randomized"`.
+    /// Whether the sequence is randomly scrambled (random digit permutations per axis and
+    /// digit position, drawn from the generator at each run; default no). The scrambled
+    /// sequence's label is `"halton-randomized"`.
     #[must_use]
-    pub fn randomized(mut self) -> Self {
-        self.options.randomized = true;
+    pub fn with_randomized(mut self, randomized: bool) -> Self {
+        self.options.randomized = randomized;
         self
     }
 
@@ -153,7 +154,7 @@ impl<const D: usize> Halton<D> {
     /// The configuration of the Halton sequence in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> HaltonBuilder<D> {
-        Builder::with_defaults(domain, None, HaltonOptions::default())
+        Builder::from_defaults(domain, None, HaltonOptions::default())
     }
 
     /// This sampler's configuration, to change and build again.

@@ -115,7 +115,7 @@ impl<const D: usize> JitteredGrid<D> {
     /// The configuration of a jittered grid in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> JitteredGridBuilder<D> {
-        Builder::with_defaults(domain, None, JitteredGridOptions)
+        Builder::from_defaults(domain, None, JitteredGridOptions)
     }
 
     /// This sampler's configuration, to change and build again.

@@ -121,7 +121,7 @@ impl<const D: usize> Lloyd<D> {
     /// The configuration of Lloyd relaxation in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> LloydBuilder<D> {
-        Builder::with_defaults(domain, None, LloydOptions::default())
+        Builder::from_defaults(domain, None, LloydOptions::default())
     }
 
     /// This sampler's configuration, to change and build again.

@@ -298,7 +298,7 @@ impl<const D: usize> Maximal<D> {
     /// `radius`, with every default; set what you need, then
     /// [`build`](MaximalBuilder::build).
     pub fn builder(domain: Domain<D>, radius: f64) -> MaximalBuilder<D> {
-        Builder::with_defaults(domain, Some(radius), MaximalOptions)
+        Builder::from_defaults(domain, Some(radius), MaximalOptions)
     }
 
     /// A maximal Poisson-disk sampler with every default: `Maximal::builder(domain,

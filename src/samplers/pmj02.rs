@@ -35,8 +35,9 @@ const DIGITS: u32 = 53;
 /// interval of the sequence, and below the digits the index fixes the coins make the point
 /// uniform inside its strata: the defining properties of pmj02. (Helmer, Christensen and
 /// Kensler 2021, "Stochastic generation of (t, s) sample sequences", relate the two
-/// constructions.) [`Sobol`](crate::Sobol) with [`owen_scrambled`](Builder::owen_scrambled)
-/// gives the same nets in two dimensions, with hashed rather than independent flips.
+/// constructions.) [`Sobol`](crate::Sobol) with
+/// [`with_owen_scrambling`](Builder::with_owen_scrambling) gives the same nets in two
+/// dimensions, with hashed rather than independent flips.
 ///
 /// Indices start at 0; [`with_skip(s)`](Builder::with_skip) starts at index `s` (the same
 /// seed then continues the same sequence). One or two dimensions (in 1D, the first coordinate: a stratified (0,1)-sequence). Exactly
@@ -119,7 +120,7 @@ impl<const D: usize> Pmj02<D> {
     /// The configuration of PMJ02 in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> Pmj02Builder<D> {
-        Builder::with_defaults(domain, None, Pmj02Options::default())
+        Builder::from_defaults(domain, None, Pmj02Options::default())
     }
 
     /// This sampler's configuration, to change and build again.

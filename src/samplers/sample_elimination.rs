@@ -212,7 +212,7 @@ impl<const D: usize> SampleElimination<D> {
     /// The configuration of sample elimination in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> SampleEliminationBuilder<D> {
-        Builder::with_defaults(domain, None, SampleEliminationOptions::default())
+        Builder::from_defaults(domain, None, SampleEliminationOptions::default())
     }
 
     /// This sampler's configuration, to change and build again.

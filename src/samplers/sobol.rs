@@ -33,8 +33,8 @@ pub const MAX_DIM: usize = POLYNOMIALS.len() + 1;
 ///   in every elementary rectangle of area `2^−m`. A count that is a power of two gets the
 ///   full balance; other counts are prefixes (progressive: the first `n` points of a longer
 ///   run are the points of a run of `n`).
-/// - **Owen-scrambled** ([`owen_scrambled`](Builder::owen_scrambled), label `"sobol-owen"`):
-///   every axis's digit string goes through a random permutation that flips each digit
+/// - **Owen-scrambled** ([`with_owen_scrambling`](Builder::with_owen_scrambling), label
+///   `"sobol-owen"`): every axis's digit string goes through a random permutation that flips each digit
 ///   depending only on the digits before it (a nested uniform scramble), keyed by one
 ///   64-bit seed per axis drawn from the generator handed to [`Sampler::sample`]. Such a
 ///   permutation maps elementary boxes onto elementary boxes, so every net above stays a
@@ -56,7 +56,7 @@ pub const MAX_DIM: usize = POLYNOMIALS.len() + 1;
 /// let set = sobol.sample_seeded(4, 0);
 /// assert_eq!(set.points, vec![[0.0, 0.0], [0.5, 0.5], [0.25, 0.75], [0.75, 0.25]]);
 /// // Owen-scrambled: a different net per seed, every point inside its own quarter.
-/// let owen = sobol.to_builder().owen_scrambled().build()?;
+/// let owen = sobol.to_builder().with_owen_scrambling(true).build()?;
 /// let points = owen.sample_seeded(4, 7).points;
 /// let mut quarters: Vec<usize> = points.iter().map(|p| (p[0] * 4.0) as usize).collect();
 /// quarters.sort();
@@ -91,11 +91,12 @@ impl<const D: usize> Builder<D, SobolOptions> {
         self
     }
 
-    /// The Owen-scrambled sequence (a nested uniform scramble per axis, keyed by seeds drawn
-    /// from the generator at each run). Its label is `"sobol-owen"`.
+    /// Whether the sequence is Owen-scrambled (a nested uniform scramble per axis, keyed by
+    /// seeds drawn from the generator at each run; default no). The scrambled sequence's
+    /// label is `"sobol-owen"`.
     #[must_use]
-    pub fn owen_scrambled(mut self) -> Self {
-        self.options.owen = true;
+    pub fn with_owen_scrambling(mut self, scrambled: bool) -> Self {
+        self.options.owen = scrambled;
         self
     }
 
@@ -135,7 +136,7 @@ impl<const D: usize> Sobol<D> {
     /// The configuration of the Sobol sequence in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> SobolBuilder<D> {
-        Builder::with_defaults(domain, None, SobolOptions::default())
+        Builder::from_defaults(domain, None, SobolOptions::default())
     }
 
     /// This sampler's configuration, to change and build again.

@@ -78,7 +78,7 @@ impl<const D: usize> WhiteNoise<D> {
     /// The configuration of white noise in `domain`; set what you need, then
     /// [`build`](Builder::build).
     pub fn builder(domain: Domain<D>) -> WhiteNoiseBuilder<D> {
-        Builder::with_defaults(domain, None, WhiteNoiseOptions)
+        Builder::from_defaults(domain, None, WhiteNoiseOptions)
     }
 
     /// This sampler's configuration, to change and build again.

@@ -117,7 +117,7 @@ impl ScatterClass {
     pub fn new(name: impl Into<String>, radius: f64) -> Result<Self, Error> {
         ConstantField::new(radius)?;
         limits::check_output_length("a class radius", radius, false)?;
-        Self::with_base(name.into(), BaseRadius::Constant(radius))
+        Self::from_base(name.into(), BaseRadius::Constant(radius))
     }
 
     /// A class whose radius is a field over the ground plane `(x, z)` (for example a
@@ -125,7 +125,7 @@ impl ScatterClass {
     ///
     /// Errors: the field's bounds are not `0 < rmin ≤ rmax < ∞`
     /// ([`Error::InvalidRadiusBounds`]); an empty name.
-    pub fn with_field(
+    pub fn from_field(
         name: impl Into<String>,
         field: impl RadiusField<2> + 'static,
     ) -> Result<Self, Error> {
@@ -143,10 +143,10 @@ impl ScatterClass {
                 BaseRadius::Field(Arc::new(field), rmin, rmax)
             }
         };
-        Self::with_base(name.into(), radius)
+        Self::from_base(name.into(), radius)
     }
 
-    fn with_base(name: String, radius: BaseRadius) -> Result<Self, Error> {
+    fn from_base(name: String, radius: BaseRadius) -> Result<Self, Error> {
         if name.is_empty() {
             return Err(Error::EmptyInput("a class's name"));
         }

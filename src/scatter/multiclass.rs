@@ -21,8 +21,8 @@ use crate::error::Error;
 use crate::field::PairRule;
 use crate::grid::conflict::{ConflictRule, PRUNE_SLACK, field_cell_length};
 use crate::grid::{
-    CellHeads, DenseHeads, FIELD_NEIGHBOURHOOD_LIMIT, Grid, GridLayout, GridResolution,
-    HashedHeads, Tuning,
+    CellHeads, FIELD_NEIGHBOURHOOD_LIMIT, Grid, GridLayout, GridResolution, StorageRun, Tuning,
+    run_in_storage,
 };
 use crate::point::Point;
 use crate::region::shape::Shape;
@@ -418,11 +418,14 @@ impl<H: CellHeads> Space for ClassSpace<'_, '_, H> {
 
 /// Places every class (see the module documentation).
 pub(crate) fn sample(scatter: &Scatter, seed: u64) -> Result<ScatterPoints, Error> {
-    if scatter.plans.iter().all(|plan| plan.layout.is_dense()) {
-        sample_in::<DenseHeads>(scatter, seed)
-    } else {
-        sample_in::<HashedHeads>(scatter, seed)
+    struct Run<'a>(&'a Scatter, u64);
+    impl StorageRun for Run<'_> {
+        type Output = Result<ScatterPoints, Error>;
+        fn run<H: CellHeads>(self) -> Self::Output {
+            sample_in::<H>(self.0, self.1)
+        }
     }
+    run_in_storage(scatter.plans.iter().map(|plan| &*plan.layout), Run(scatter, seed))
 }
 
 /// [`sample`] with every grid in storage `H`.

@@ -44,7 +44,7 @@ pub struct SurfaceMesh {
     /// Each triangle's area (0 for a degenerate one).
     areas: Vec<f64>,
     /// The non-degenerate triangles, by index.
-    faces: Vec<u32>,
+    pub(super) faces: Vec<u32>,
     /// Running sums of the areas of `faces`, for drawing a face in proportion to its area.
     cumulative: Vec<f64>,
     /// The guide to `cumulative` (Chen and Asau's cutpoints): the running sums in bucket `b`
@@ -56,8 +56,9 @@ pub struct SurfaceMesh {
     upper: Point<3>,
     /// The box grown by 1/64 of its widest side on every face: the neighbour grid's box.
     margin_box: Domain<3>,
-    /// The faces' hierarchy of boxes, built by the first [`nearest`](Self::nearest) query.
-    index: OnceLock<Bvh>,
+    /// The faces' hierarchy of boxes, built by the first [`nearest`](Self::nearest) query
+    /// (surface/nearest.rs).
+    pub(super) index: OnceLock<Bvh>,
 }
 
 /// The largest vertex coordinate magnitude: a hundredth of [`MAX_LENGTH`](crate::limits::MAX_LENGTH),
@@ -295,52 +296,6 @@ impl SurfaceMesh {
     #[inline]
     pub fn point_at(&self, face: usize, b: [f64; 3]) -> Point<3> {
         point_in(&self.corners(face), b)
-    }
-
-    /// The point of the surface nearest to `p` in space: its face, barycentric coordinates
-    /// and distance; `None` only for a point that is not finite. The distance is infinite
-    /// where it passes the largest float (at such distances every face is as near, to
-    /// rounding, and the face given is one of them). Degenerate triangles are never the
-    /// answer. The first query builds an index of the faces (a hierarchy of boxes, about
-    /// 32 bytes a triangle) and keeps it for the next (a clone of the mesh copies it); a
-    /// query then reads the triangles near `p`. Where several faces are as near, the same one
-    /// is given on every run.
-    ///
-    /// ```
-    /// use poisson_nd::surface::SurfaceMesh;
-    /// let vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
-    /// let mesh = SurfaceMesh::new(vertices, vec![[0, 1, 2]])?;
-    /// let near = mesh.nearest(&[0.25, 0.25, 2.0]).unwrap();
-    /// assert_eq!((near.face, near.distance), (0, 2.0));
-    /// assert_eq!(mesh.point_at(near.face, near.barycentric), [0.25, 0.25, 0.0]);
-    /// # Ok::<(), poisson_nd::Error>(())
-    /// ```
-    pub fn nearest(&self, p: &Point<3>) -> Option<super::Nearest> {
-        if !p.iter().all(|x| x.is_finite()) {
-            return None;
-        }
-        let index = self.index.get_or_init(|| super::nearest::triangle_index(self));
-        super::nearest::nearest(self, index, p)
-    }
-
-    /// Calls `visit` with every non-degenerate face whose box comes within `reach` of the
-    /// box from `lower` to `upper` (and possibly a few farther ones), through the index
-    /// [`nearest`](Self::nearest) builds: every face with a point within `reach` of a point
-    /// of the box is among them.
-    pub(crate) fn faces_near(
-        &self,
-        (lower, upper): (Point<3>, Point<3>),
-        reach: f64,
-        mut visit: impl FnMut(u32),
-    ) {
-        let index = self.index.get_or_init(|| super::nearest::triangle_index(self));
-        index.any(
-            |low, high| (0..3).all(|i| low[i] - upper[i] <= reach && lower[i] - high[i] <= reach),
-            |item| {
-                visit(self.faces[item as usize]);
-                false
-            },
-        );
     }
 
     /// The unit normal of triangle `face`, by the right-hand rule over its corners in order

@@ -28,8 +28,56 @@ pub struct Nearest {
     pub distance: f64,
 }
 
+impl SurfaceMesh {
+    /// The point of the surface nearest to `p` in space: its face, barycentric coordinates
+    /// and distance; `None` only for a point that is not finite. The distance is infinite
+    /// where it passes the largest float (at such distances every face is as near, to
+    /// rounding, and the face given is one of them). Degenerate triangles are never the
+    /// answer. The first query builds an index of the faces (a hierarchy of boxes, about
+    /// 32 bytes a triangle) and keeps it for the next (a clone of the mesh copies it); a
+    /// query then reads the triangles near `p`. Where several faces are as near, the same one
+    /// is given on every run.
+    ///
+    /// ```
+    /// use poisson_nd::surface::SurfaceMesh;
+    /// let vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    /// let mesh = SurfaceMesh::new(vertices, vec![[0, 1, 2]])?;
+    /// let near = mesh.nearest(&[0.25, 0.25, 2.0]).unwrap();
+    /// assert_eq!((near.face, near.distance), (0, 2.0));
+    /// assert_eq!(mesh.point_at(near.face, near.barycentric), [0.25, 0.25, 0.0]);
+    /// # Ok::<(), poisson_nd::Error>(())
+    /// ```
+    pub fn nearest(&self, p: &Point<3>) -> Option<Nearest> {
+        if !p.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        let index = self.index.get_or_init(|| triangle_index(self));
+        nearest(self, index, p)
+    }
+
+    /// Calls `visit` with every non-degenerate face whose box comes within `reach` of the
+    /// box from `lower` to `upper` (and possibly a few farther ones), through the index
+    /// [`nearest`](Self::nearest) builds: every face with a point within `reach` of a point
+    /// of the box is among them.
+    pub(crate) fn faces_near(
+        &self,
+        (lower, upper): (Point<3>, Point<3>),
+        reach: f64,
+        mut visit: impl FnMut(u32),
+    ) {
+        let index = self.index.get_or_init(|| triangle_index(self));
+        index.any(
+            |low, high| (0..3).all(|i| low[i] - upper[i] <= reach && lower[i] - high[i] <= reach),
+            |item| {
+                visit(self.faces[item as usize]);
+                false
+            },
+        );
+    }
+}
+
 /// The index of a mesh's non-degenerate triangles, by their boxes.
-pub(super) fn triangle_index(mesh: &SurfaceMesh) -> Bvh {
+fn triangle_index(mesh: &SurfaceMesh) -> Bvh {
     let boxes: Vec<([f64; 3], [f64; 3])> =
         mesh.faces().iter().map(|&face| triangle_box(mesh.corners(face as usize))).collect();
     Bvh::new(&boxes)
@@ -41,7 +89,7 @@ pub(super) fn triangle_index(mesh: &SurfaceMesh) -> Bvh {
 /// subnormals): a finite point and a vertex within ±1e99 differ by at most about 1.8·10³⁰⁸
 /// along an axis, whose half-diagonal stays finite, so the walk tells nearer from farther
 /// even where the distance itself passes the largest float (and is given as infinite).
-pub(super) fn nearest(mesh: &SurfaceMesh, index: &Bvh, p: &Point<3>) -> Option<Nearest> {
+fn nearest(mesh: &SurfaceMesh, index: &Bvh, p: &Point<3>) -> Option<Nearest> {
     let half_length = |v: [f64; 3]| length(v.map(|x| 0.5 * x));
     // The nearest face so far, its barycentrics and half its distance.
     let best: Cell<Option<(usize, [f64; 3], f64)>> = Cell::new(None);

@@ -204,5 +204,5 @@ fn skip<const D: usize>(halton: &Halton<D>, s: u64) -> Halton<D> {
 
 /// The same sequence, scrambled.
 fn scrambled<const D: usize>(halton: &Halton<D>) -> Halton<D> {
-    halton.to_builder().randomized().build().expect("valid")
+    halton.to_builder().with_randomized(true).build().expect("valid")
 }

@@ -254,7 +254,7 @@ fn a_density_reaches_the_radius_through_the_uvs() {
         SurfaceDensity::texture(2, 1, vec![1.0, 0.0], DensityMapping::Lerp, 1.0, 3.0).unwrap();
     let field = terrain.density_field(texture).unwrap();
     let scatter = Scatter::builder(terrain.clone())
-        .with_class(ScatterClass::with_field("fern", field).unwrap())
+        .with_class(ScatterClass::from_field("fern", field).unwrap())
         .build()
         .unwrap();
     let points = scatter.sample(5).unwrap();

@@ -20,12 +20,16 @@ fn names_are_fixed_and_labels_carry_the_configuration() {
         (Box::new(BestCandidate::new(domain)), "best-candidate", "best-candidate"),
         (Box::new(halton.clone()), "halton", "halton"),
         (
-            Box::new(halton.to_builder().randomized().build().unwrap()),
+            Box::new(halton.to_builder().with_randomized(true).build().unwrap()),
             "halton",
             "halton-randomized",
         ),
         (Box::new(Sobol::new(domain).unwrap()), "sobol", "sobol"),
-        (Box::new(Sobol::builder(domain).owen_scrambled().build().unwrap()), "sobol", "sobol-owen"),
+        (
+            Box::new(Sobol::builder(domain).with_owen_scrambling(true).build().unwrap()),
+            "sobol",
+            "sobol-owen",
+        ),
         (Box::new(Pmj02::new(domain).unwrap()), "pmj02", "pmj02"),
         (Box::new(JitteredGrid::new(domain)), "jittered-grid", "jittered-grid"),
         (Box::new(WhiteNoise::new(domain)), "white-noise", "white-noise"),

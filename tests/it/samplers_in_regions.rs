@@ -49,7 +49,7 @@ fn count_driven<const D: usize>(
     let r = || Arc::clone(region);
     let white = WhiteNoise::builder(domain).with_region(r()).build().unwrap();
     let halton = Halton::builder(domain).with_region(r()).build().unwrap();
-    let scrambled = Halton::builder(domain).randomized().with_region(r()).build().unwrap();
+    let scrambled = Halton::builder(domain).with_randomized(true).with_region(r()).build().unwrap();
     let jittered = JitteredGrid::builder(domain).with_region(r()).build().unwrap();
     let best = BestCandidate::builder(domain).with_region(r()).build().unwrap();
     let elimination = SampleElimination::builder(domain).with_region(r()).build().unwrap();

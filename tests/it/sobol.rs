@@ -91,7 +91,7 @@ fn all_1024_axes_match_scipys_joe_kuo_sequence() {
 #[test]
 fn every_block_of_a_power_of_two_is_a_net() {
     let plain = Sobol::new(unit::<8>()).expect("valid");
-    let owen = plain.to_builder().owen_scrambled().build().expect("valid");
+    let owen = plain.to_builder().with_owen_scrambling(true).build().expect("valid");
     for (sampler, seed) in [(&plain, 0), (&owen, 1), (&owen, 2)] {
         let points = sampler.sample_seeded(1 << 12, seed).points;
         for m in [0u32, 1, 4, 7, 10] {
@@ -119,7 +119,7 @@ fn every_block_of_a_power_of_two_is_a_net() {
 #[test]
 fn scrambling_keeps_t_exactly() {
     let plain = Sobol::new(unit::<4>()).expect("valid").sample_seeded(1 << 10, 0).points;
-    let owen = Sobol::builder(unit::<4>()).owen_scrambled().build().expect("valid");
+    let owen = Sobol::builder(unit::<4>()).with_owen_scrambling(true).build().expect("valid");
     let scrambled = owen.sample_seeded(1 << 10, 9).points;
     for a in 0..4 {
         for b in a + 1..4 {
@@ -130,7 +130,7 @@ fn scrambling_keeps_t_exactly() {
 
 #[test]
 fn runs_are_progressive_and_skips_continue_the_sequence() {
-    let owen = Sobol::builder(unit::<5>()).owen_scrambled().build().expect("valid");
+    let owen = Sobol::builder(unit::<5>()).with_owen_scrambling(true).build().expect("valid");
     let long = owen.sample_seeded(1000, 4).points;
     assert_eq!(owen.sample_seeded(300, 4).points, long[..300]);
     let plain = Sobol::new(unit::<5>()).expect("valid");
@@ -170,7 +170,7 @@ fn mean_variance(values: &[f64]) -> (f64, f64) {
 fn randomised_points_are_uniform_in_their_strata() {
     // Over seeds, point i of a randomised sequence is uniform in the square: its coordinates
     // have mean 1/2 and variance 1/12, and fall evenly in 8 bins per axis (chi-square).
-    let owen = Sobol::builder(unit::<2>()).owen_scrambled().build().expect("valid");
+    let owen = Sobol::builder(unit::<2>()).with_owen_scrambling(true).build().expect("valid");
     let pmj = Pmj02::new(unit::<2>()).expect("valid");
     let runs = 4000u64;
     let owen_draw = |seed| owen.sample_seeded(6, seed).points;
@@ -208,7 +208,7 @@ fn owen_scrambling_cuts_integration_variance_far_below_monte_carlo() {
         p[0] * p[1] * p[2] + (std::f64::consts::TAU * p[0]).sin() * p[1]
     }
     let exact = 1.0 / 8.0;
-    let owen = Sobol::builder(unit::<3>()).owen_scrambled().build().expect("valid");
+    let owen = Sobol::builder(unit::<3>()).with_owen_scrambling(true).build().expect("valid");
     let white = poisson_nd::WhiteNoise::new(unit::<3>());
     let estimate = |points: &[[f64; 3]]| points.iter().map(f).sum::<f64>() / points.len() as f64;
     let scrambled: Vec<f64> =
@@ -227,7 +227,7 @@ fn owen_scrambling_cuts_integration_variance_far_below_monte_carlo() {
 fn the_plain_sequence_never_reads_the_generator() {
     let plain = Sobol::new(unit::<3>()).expect("valid");
     assert_eq!(plain.sample_seeded(50, 1).points, plain.sample_seeded(50, 2).points);
-    let owen = plain.to_builder().owen_scrambled().build().expect("valid");
+    let owen = plain.to_builder().with_owen_scrambling(true).build().expect("valid");
     assert_ne!(owen.sample_seeded(50, 1).points, owen.sample_seeded(50, 2).points);
     assert_eq!((owen.name(), owen.label()), ("sobol", "sobol-owen".to_string()));
     assert!(owen.is_owen_scrambled() && !plain.is_owen_scrambled());
@@ -240,7 +240,7 @@ fn points_stay_in_the_half_open_box_and_in_a_region() {
     for points in [
         Sobol::new(domain).expect("valid").sample_seeded(3000, 0).points,
         Sobol::builder(domain)
-            .owen_scrambled()
+            .with_owen_scrambling(true)
             .build()
             .expect("valid")
             .sample_seeded(3000, 1)

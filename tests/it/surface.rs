@@ -285,7 +285,7 @@ fn the_fill_along_the_edge_puts_every_nearest_neighbour_at_the_radius() {
     let mesh = patch(6);
     let per_vertex: Vec<f64> = mesh.vertices().iter().map(|v| v[0]).collect();
     let density = SurfaceDensity::per_vertex(per_vertex, DensityMapping::Lerp, 0.02, 0.08).unwrap();
-    let sampler = SurfacePoisson::with_density(mesh, density, PairRule::Max).unwrap();
+    let sampler = SurfacePoisson::from_density(mesh, density, PairRule::Max).unwrap();
     let edge = sampler.clone().with_fill(SurfaceFill::Boundary);
     assert_eq!(edge.fill_method(), SurfaceFill::Boundary);
     assert_eq!(edge.fill_seeded(3), sampler.with_fill(SurfaceFill::Front).fill_seeded(3));
@@ -399,7 +399,7 @@ fn a_fill_takes_five_words_a_dart() {
     let mesh = patch(6);
     let per_vertex: Vec<f64> = mesh.vertices().iter().map(|v| v[0]).collect();
     let density = SurfaceDensity::per_vertex(per_vertex, DensityMapping::Lerp, 0.02, 0.08).unwrap();
-    check("density", &SurfacePoisson::with_density(mesh, density, PairRule::Max).unwrap(), 9);
+    check("density", &SurfacePoisson::from_density(mesh, density, PairRule::Max).unwrap(), 9);
 }
 
 #[test]
@@ -415,7 +415,7 @@ fn a_density_sets_each_points_radius() {
     ];
     for (density, method) in densities.iter().flat_map(|d| METHODS.map(|m| (d, m))) {
         for rule in [PairRule::Max, PairRule::Min, PairRule::Mean] {
-            let sampler = SurfacePoisson::with_density(mesh.clone(), density.clone(), rule)
+            let sampler = SurfacePoisson::from_density(mesh.clone(), density.clone(), rule)
                 .unwrap()
                 .with_fill(method);
             let set = sampler.fill_seeded(4);
@@ -548,9 +548,9 @@ fn bad_meshes_and_settings_are_errors() {
     assert!(points.len() >= 250 && points.unresolved == 0, "{}", points.len());
     // A texture needs UVs; per-vertex densities one per vertex.
     let texture = SurfaceDensity::texture(1, 1, vec![0.5], DensityMapping::Lerp, 0.1, 0.2).unwrap();
-    assert!(SurfacePoisson::with_density(mesh.clone(), texture, PairRule::Max).is_err());
+    assert!(SurfacePoisson::from_density(mesh.clone(), texture, PairRule::Max).is_err());
     let short = SurfaceDensity::per_vertex(vec![0.5; 2], DensityMapping::Lerp, 0.1, 0.2).unwrap();
-    assert!(SurfacePoisson::with_density(mesh.clone(), short, PairRule::Max).is_err());
+    assert!(SurfacePoisson::from_density(mesh.clone(), short, PairRule::Max).is_err());
     assert!(SurfaceElimination::new(mesh.clone()).with_ratio(0.5).is_err());
 }
 

@@ -196,7 +196,7 @@ fn halton_2d_plain_and_randomized() {
     );
     assert_pinned(
         "halton-randomized 2D",
-        &plain.to_builder().randomized().build().unwrap().sample_seeded(3, 42).points,
+        &plain.to_builder().with_randomized(true).build().unwrap().sample_seeded(3, 42).points,
         &[
             [0.7598700752172801, 0.401284660723736],
             [0.009870075217280134, 0.7346179940570694],
@@ -215,7 +215,7 @@ fn sobol_3d_plain_and_owen_scrambled() {
     );
     assert_pinned(
         "sobol-owen 3D",
-        &plain.to_builder().owen_scrambled().build().unwrap().sample_seeded(3, 42).points,
+        &plain.to_builder().with_owen_scrambling(true).build().unwrap().sample_seeded(3, 42).points,
         &[
             [0.5935440835259553, 0.558860136167499, 0.14492289946838988],
             [0.27465216380773383, 0.11259819916426206, 0.6485608941360774],
@@ -398,7 +398,7 @@ fn scatter_three_classes() {
     let trees = DensityField::from_image(image, DensityMapping::Lerp, 3.0, 6.0).expect("valid");
     let scatter = Scatter::builder(terrain)
         .with_class(
-            ScatterClass::with_field("tree", trees)
+            ScatterClass::from_field("tree", trees)
                 .expect("valid")
                 .with_rules(PlacementRules::new().with_slope(0.0, 30.0).expect("valid")),
         )

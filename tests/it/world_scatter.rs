@@ -54,7 +54,7 @@ fn forest(size: f64) -> Scatter {
         // Vegetation: footprints of radius r/2 apart.
         .with_pair_rule(PairRule::Mean)
         .with_class(
-            ScatterClass::with_field("tree", field)
+            ScatterClass::from_field("tree", field)
                 .unwrap()
                 .with_rules(PlacementRules::new().with_slope(0.0, 30.0).unwrap())
                 .with_pose(Pose::new(0.0, 0.8, 1.3).unwrap()),
@@ -376,7 +376,7 @@ fn configuration_errors_are_named() {
     assert!(ScatterClass::new("", 1.0).is_err());
     assert!(ScatterClass::new("a", 0.0).is_err());
     assert_eq!(
-        ScatterClass::with_field("a", Inverted).unwrap_err(),
+        ScatterClass::from_field("a", Inverted).unwrap_err(),
         Error::InvalidRadiusBounds { rmin: 2.0, rmax: 1.0 }
     );
     // Too many points for the limit, named by class.
@@ -386,7 +386,7 @@ fn configuration_errors_are_named() {
     // A field that breaks its bounds stops the run with the class named.
     let liar = FnField::new(|p: &[f64; 2]| if p[0] > 5.0 { 9.0 } else { 1.0 }, 1.0, 2.0).unwrap();
     let scatter = Scatter::builder(terrain())
-        .with_class(ScatterClass::with_field("liar", liar).unwrap())
+        .with_class(ScatterClass::from_field("liar", liar).unwrap())
         .build()
         .unwrap();
     let error = scatter.sample(1).unwrap_err();

@@ -1,7 +1,8 @@
 //! `experiments analyze FILE --dim D ...`: every metric of a point set read from a file,
 //! as a table or as JSON.
 
-use super::{AnalyzeOptions, PointRadii, StatsRequest, analyze_with_radii, table};
+use super::{AnalyzeIn, AnalyzeOptions, PointRadii, StatsRequest, analyze_with_radii, table};
+use crate::dims::Dim;
 use crate::domains::{self, BoxArgs};
 use crate::io::{self, PointFormat};
 use crate::metrics::density_follow;
@@ -195,7 +196,10 @@ fn run_on_surface(args: &AnalyzeArgs, mesh_path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String> {
+fn run_in<const D: usize>(args: &AnalyzeArgs) -> Result<(), String>
+where
+    Dim<D>: AnalyzeIn<D>,
+{
     let domain = args.domain.domain::<D>()?;
     if let Some(r) = args.radius
         && !(r.is_finite() && r > 0.0)

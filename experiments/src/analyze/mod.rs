@@ -12,6 +12,7 @@ pub mod table;
 
 pub use command::{AnalyzeArgs, run};
 
+use crate::dims::Dim;
 use crate::format::short;
 use crate::metrics::baseline::{SimulatedReference, WhiteNoiseTheory, simulate_white_noise};
 use crate::metrics::nearest_neighbour::{NearestNeighbourStats, clark_evans, cluster_rate};
@@ -358,7 +359,10 @@ pub fn analyze<const D: usize>(
     points: &[Point<D>],
     domain: &Domain<D>,
     options: &AnalyzeOptions,
-) -> Analysis {
+) -> Analysis
+where
+    Dim<D>: AnalyzeIn<D>,
+{
     analyze_with_radii(points, None, domain, options)
 }
 
@@ -366,6 +370,42 @@ pub fn analyze<const D: usize>(
 /// ([`Analysis::varying_radius`]). The r-dependent metrics keep using the single radius of
 /// `options`.
 pub fn analyze_with_radii<const D: usize>(
+    points: &[Point<D>],
+    radii: Option<PointRadii>,
+    domain: &Domain<D>,
+    options: &AnalyzeOptions,
+) -> Analysis
+where
+    Dim<D>: AnalyzeIn<D>,
+{
+    Dim::<D>::analyze_with_radii(points, radii, domain, options)
+}
+
+/// The analysis, compiled in this crate once for each dimension ([`Dim`]):
+/// [`analyze`] and [`analyze_with_radii`] need `Dim<D>: AnalyzeIn<D>`.
+pub trait AnalyzeIn<const D: usize> {
+    /// [`analyze_with_radii`].
+    fn analyze_with_radii(
+        points: &[Point<D>],
+        radii: Option<PointRadii>,
+        domain: &Domain<D>,
+        options: &AnalyzeOptions,
+    ) -> Analysis;
+}
+
+crate::for_every_dim!(impl AnalyzeIn {
+    #[inline(never)]
+    fn analyze_with_radii(
+        points: &[Point<D>],
+        radii: Option<PointRadii>,
+        domain: &Domain<D>,
+        options: &AnalyzeOptions,
+    ) -> Analysis {
+        analyze_in(points, radii, domain, options)
+    }
+});
+
+fn analyze_in<const D: usize>(
     points: &[Point<D>],
     radii: Option<PointRadii>,
     domain: &Domain<D>,

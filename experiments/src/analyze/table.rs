@@ -2,7 +2,7 @@
 //! of metrics, and the JSON of `--json`.
 
 use super::Analysis;
-use crate::format::{significant, with_error};
+use crate::format::{plus_minus, significant};
 use crate::metrics::surface::OFF_SURFACE_TOLERANCE;
 use crate::metrics::{EdgeCorrection, Estimate};
 use std::fmt::Write as _;
@@ -15,7 +15,7 @@ fn num(x: f64) -> String {
 }
 
 fn estimate(e: &Estimate) -> String {
-    with_error(e.value, e.std_error)
+    plus_minus(e.value, e.std_error)
 }
 
 /// The analysis as JSON, with the scalar metrics under the names the report's
@@ -190,7 +190,7 @@ fn coverage(a: &Analysis, w: &mut String) {
     let _ = writeln!(
         w,
         "\ncoverage within r       {}  ({} probes, seed {})",
-        with_error(c.fraction, c.std_error),
+        plus_minus(c.fraction, c.std_error),
         c.probes,
         c.seed
     );

@@ -137,6 +137,7 @@ pub fn retired_key(key: &str) -> Option<&'static str> {
             "is no longer a key: the scrambled sequence is its own sampler, \
              name = \"halton-randomized\"",
         ),
+        "chunk_size" => Some("is now chunk_side (the same length: a chunk's side)"),
         _ => None,
     }
 }
@@ -214,9 +215,13 @@ pub fn parse(name: &str, values: &[(String, Value)]) -> Result<SamplerSpec, Pars
         )));
     };
     if let Some((key, _)) = values.iter().find(|(key, _)| !entry.takes(key)) {
-        let advice = retired_key(key).map(str::to_string).unwrap_or_else(|| {
-            format!("{key} does not apply to '{name}' (its own parameters: {})", entry.key_list())
-        });
+        let advice =
+            retired_key(key).map(|advice| format!("{key} {advice}")).unwrap_or_else(|| {
+                format!(
+                    "{key} does not apply to '{name}' (its own parameters: {})",
+                    entry.key_list()
+                )
+            });
         return Err(ParseError(advice));
     }
     let spec = deserialize(name, values).map_err(|e| {

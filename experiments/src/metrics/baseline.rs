@@ -14,9 +14,8 @@
 //!   have fewer close neighbours (larger mean NN, smaller cluster rate).
 
 use crate::metrics::{Estimate, NeighbourIndex, cluster_rate, pairs, unit_ball_volume};
-use crate::spec::{NoParams, SamplerSpec};
-use poisson_nd::Domain;
 use poisson_nd::rng::derive_seed;
+use poisson_nd::{Domain, Sampler, WhiteNoise};
 use serde::Serialize;
 use statrs::function::gamma::{gamma, ln_gamma};
 
@@ -153,14 +152,12 @@ pub fn simulate_white_noise<const D: usize>(
     realisations: usize,
     seed: u64,
 ) -> SimulatedReference {
-    let noise = SamplerSpec::WhiteNoise(NoParams {})
-        .build(*domain, None, None)
-        .unwrap_or_else(|e| unreachable!("white noise builds in every domain: {e}"));
+    let noise = WhiteNoise::new(*domain);
     let mut mean_nn = Vec::with_capacity(realisations);
     let mut rates = Vec::with_capacity(realisations);
     let mut close = Vec::with_capacity(realisations);
     for k in 0..realisations {
-        let set = noise.run(Some(n), derive_seed(seed, k as u64));
+        let set = noise.sample_seeded(n, derive_seed(seed, k as u64));
         let index = NeighbourIndex::new(&set.points, domain);
         let nn = index.nearest_neighbour_distances();
         let finite: Vec<f64> = nn.iter().copied().filter(|d| d.is_finite()).collect();

@@ -6,8 +6,11 @@
 //! it calls [`crate::analyze::analyze`], the very analysis of `experiments analyze`, and
 //! keeps its scalars and curves; tests can pass their own.
 
-use crate::analyze::{AnalyzeOptions, LengthUnit, PairCorrelationOptions, StatsRequest, analyze};
+use crate::analyze::{
+    AnalyzeIn, AnalyzeOptions, LengthUnit, PairCorrelationOptions, StatsRequest, analyze,
+};
 use crate::config::MetricsConfig;
+use crate::dims::Dim;
 use crate::metrics::spatial_stats::{SpatialStats, SpatialStatsOptions};
 use crate::metrics::{Histogram, Periodogram, WhiteNoiseTheory, unit_ball_volume};
 use crate::plot::Reference;
@@ -108,7 +111,9 @@ pub trait Analyzer {
         &self,
         set: &PointSet<D>,
         context: &AnalysisContext<'_>,
-    ) -> Measurements;
+    ) -> Measurements
+    where
+        Dim<D>: AnalyzeIn<D>;
 
     /// The scalar metrics charted for a dimension.
     fn charts(&self, context: &ChartContext) -> Vec<ChartSpec>;
@@ -271,7 +276,10 @@ impl Analyzer for StandardAnalyzer {
         &self,
         set: &PointSet<D>,
         context: &AnalysisContext<'_>,
-    ) -> Measurements {
+    ) -> Measurements
+    where
+        Dim<D>: AnalyzeIn<D>,
+    {
         let domain = &set.domain;
         let (n, volume, periodic) = (set.len(), domain.volume(), domain.is_periodic());
         let r = context.radius;

@@ -12,7 +12,7 @@
 use super::csv::table_text;
 use super::html::{DataFile, Figure, Section, Table};
 use super::{ReportError, TimingRow, realisation_seed};
-use crate::format::{exact as float, short, significant, with_error};
+use crate::format::{exact as float, plus_minus, short, significant};
 use crate::metrics::baseline::mean_and_error;
 use crate::metrics::relative_radius::relative_radius_from;
 use crate::metrics::{SpectrumAccumulator, SpectrumOptions, periodogram_at};
@@ -441,12 +441,12 @@ pub fn section(result: &ChunkedResult, base_seed: u64) -> Result<Section, Report
     paragraphs.push(format!(
         "Chunked Bridson gives {} times plain Bridson's points ({} against {}) and {} times its \
          ρ_rel ({} against {}), {promise}; the closest pair of all {} sets is {} r apart, {kept}.",
-        with_error(count_ratio, count_ratio_se),
-        with_error(points(&result.chunked).0, points(&result.chunked).1),
-        with_error(points(&result.plain).0, points(&result.plain).1),
-        with_error(rho_ratio, rho_ratio_se),
-        with_error(rho(&result.chunked).0, rho(&result.chunked).1),
-        with_error(rho(&result.plain).0, rho(&result.plain).1),
+        plus_minus(count_ratio, count_ratio_se),
+        plus_minus(points(&result.chunked).0, points(&result.chunked).1),
+        plus_minus(points(&result.plain).0, points(&result.plain).1),
+        plus_minus(rho_ratio, rho_ratio_se),
+        plus_minus(rho(&result.chunked).0, rho(&result.chunked).1),
+        plus_minus(rho(&result.plain).0, rho(&result.plain).1),
         2 * realisations,
         significant(closest, 8),
     ));
@@ -469,9 +469,9 @@ pub fn section(result: &ChunkedResult, base_seed: u64) -> Result<Section, Report
              realisations and both axes, is {} against {} at k ± 1 and {} for plain Bridson; \
              {verdict}.",
             first.k,
-            with_error(first.chunked.0, first.chunked.1),
-            with_error(first.neighbours.0, first.neighbours.1),
-            with_error(first.plain.0, first.plain.1),
+            plus_minus(first.chunked.0, first.chunked.1),
+            plus_minus(first.neighbours.0, first.neighbours.1),
+            plus_minus(first.plain.0, first.plain.1),
         ));
     }
     paragraphs.push(if agreement.rings == 0 {
@@ -512,10 +512,10 @@ fn comparison_table(result: &ChunkedResult) -> Table {
     let row = |label: &str, value: fn(&ChunkedRun) -> f64| {
         let cell = |runs: &SamplerRuns| {
             let (mean, se) = mean_and_error(&runs.values(value)).pair();
-            with_error(mean, se)
+            plus_minus(mean, se)
         };
         let (ratio, se) = result.ratio(value);
-        vec![label.to_string(), cell(&result.plain), cell(&result.chunked), with_error(ratio, se)]
+        vec![label.to_string(), cell(&result.plain), cell(&result.chunked), plus_minus(ratio, se)]
     };
     let r = result.radius;
     Table {
@@ -571,10 +571,10 @@ fn line_table(lines: &[LineTest]) -> Table {
                     } else {
                         format!("{} ({}n)", l.k, l.harmonic)
                     },
-                    with_error(l.chunked.0, l.chunked.1),
-                    with_error(l.neighbours.0, l.neighbours.1),
+                    plus_minus(l.chunked.0, l.chunked.1),
+                    plus_minus(l.neighbours.0, l.neighbours.1),
                     significant(l.z_neighbours(), 2),
-                    with_error(l.plain.0, l.plain.1),
+                    plus_minus(l.plain.0, l.plain.1),
                     significant(l.z_plain(), 2),
                     l.verdict().into(),
                 ]

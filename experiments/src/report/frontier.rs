@@ -12,7 +12,7 @@
 
 use super::html::{Section, Table};
 use super::{ReportError, TimingRow, realisation_seed};
-use crate::format::{short, with_error};
+use crate::format::{plus_minus, short};
 use crate::metrics::baseline::mean_and_error;
 use crate::metrics::max_spacing;
 use crate::metrics::nearest_neighbour::nearest_neighbour_distances;
@@ -128,7 +128,7 @@ fn standard_deviation(values: &[f64]) -> f64 {
 pub(crate) fn section(result: &FpoConvergence, base_seed: u64) -> Section {
     let cell = |values: &[f64]| {
         let (mean, se) = mean_and_error(values).pair();
-        with_error(mean, se)
+        plus_minus(mean, se)
     };
     let difference = |values: &[f64], published: f64| {
         let (mean, _) = mean_and_error(values).pair();

@@ -64,12 +64,14 @@ mod summary;
 pub mod surfaces;
 pub mod variable_density;
 
+use crate::analyze::AnalyzeIn;
 use crate::config::{Config, ConfigError, DimConfig};
+use crate::dims::Dim;
 use crate::fit::{PowerLaw, power_law};
 use crate::io::write_atomically;
 use crate::metrics::{Periodogram, max_spacing};
 use crate::plot::{NnHistogram, PlotError, Series};
-use crate::spec::{Built, SamplerSpec};
+use crate::spec::{BuildIn, Built, SamplerSpec};
 use crate::with_dim;
 use analysis::{AnalysisContext, Analyzer, Curve, Measurements, StandardAnalyzer};
 use csv::{ResultRow, TimingRow};
@@ -516,7 +518,10 @@ fn build<const D: usize>(
     config: &Config,
     index: usize,
     radius: f64,
-) -> Result<Built<D>, ReportError> {
+) -> Result<Built<D>, ReportError>
+where
+    Dim<D>: BuildIn<D>,
+{
     let spec = &config.samplers[index];
     spec.build(comparison_domain::<D>(config), Some(radius), None).map_err(|e| ReportError::Build {
         index,
@@ -533,7 +538,10 @@ fn measure_dim<const D: usize, A: Analyzer>(
     analyzer: &A,
     bar: &ProgressBar,
     timings: &mut Vec<TimingRow>,
-) -> Result<DimResult, ReportError> {
+) -> Result<DimResult, ReportError>
+where
+    Dim<D>: BuildIn<D> + AnalyzeIn<D>,
+{
     let domain = comparison_domain::<D>(config);
     let volume = domain.volume();
     let radius = match (entry.radius, entry.n) {
@@ -759,7 +767,10 @@ fn measure_scaling<const D: usize>(
     config: &Config,
     bar: &ProgressBar,
     timings: &mut Vec<TimingRow>,
-) -> Result<ScalingResult, ReportError> {
+) -> Result<ScalingResult, ReportError>
+where
+    Dim<D>: BuildIn<D>,
+{
     let Some(scaling) = &config.scaling else {
         unreachable!("called with a scaling experiment");
     };

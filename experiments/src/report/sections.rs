@@ -16,7 +16,7 @@ use crate::plot::{
 
 fn mean_pm_se(values: &[f64]) -> String {
     let (mean, se) = mean_and_error(values).pair();
-    crate::format::with_error(mean, se)
+    crate::format::plus_minus(mean, se)
 }
 
 /// The values of `metric` over a sampler's realisations.
@@ -228,7 +228,7 @@ fn ranking_table(dim: &DimResult) -> Option<Table> {
     let rows: Vec<Vec<String>> = (0..by_radius.len().max(by_power.len()))
         .map(|i| {
             let cells = |list: &[(&str, f64, f64)]| match list.get(i) {
-                Some((name, mean, se)) => [name.to_string(), crate::format::with_error(*mean, *se)],
+                Some((name, mean, se)) => [name.to_string(), crate::format::plus_minus(*mean, *se)],
                 None => [String::new(), String::new()],
             };
             let published = by_radius

@@ -403,7 +403,7 @@ fn class_of(
                     let field =
                         shapes::density_field::<2>(&path, domain, rmin, rmax, DensityMapping::Lerp)
                             .map_err(|problem| err("density", problem))?;
-                    ScatterClass::with_field(file.name.clone(), field)
+                    ScatterClass::from_field(file.name.clone(), field)
                 }
                 // On a mesh the map is a texture, read through the mesh's UVs.
                 Ground::Mesh(terrain) => {
@@ -424,7 +424,7 @@ fn class_of(
                             ),
                         )
                     })?;
-                    ScatterClass::with_field(file.name.clone(), field)
+                    ScatterClass::from_field(file.name.clone(), field)
                 }
             }
         }

@@ -723,7 +723,7 @@ fn command_line(rng: &mut Rng, dir: &Path) -> (Vec<String>, PathBuf, Option<Prom
             args.extend(["world".into(), "--dim".into(), dim.to_string()]);
             args.extend(["--radius".into(), rng.pick(LENGTHS).to_string()]);
             if rng.below(2) == 0 {
-                args.extend(["--chunk-size".into(), rng.pick(LENGTHS).to_string()]);
+                args.extend(["--chunk-side".into(), rng.pick(LENGTHS).to_string()]);
             }
             let lo = list(rng, &["0", "-1", "-9223372036854775808", "4294967296"]);
             let hi = list(rng, &["1", "2", "9223372036854775807", "-5"]);

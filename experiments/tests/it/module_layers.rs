@@ -22,3 +22,21 @@ fn modules_refer_only_down_the_layers() {
         ],
     );
 }
+
+/// The Python package's native module keeps layers of its own: conversions, then the shapes
+/// and plans its classes share, then one module per family of classes.
+#[test]
+fn python_modules_refer_only_down_the_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../python/src");
+    testkit::layers::assert_layers(
+        &src,
+        &[
+            // numpy arrays and boxes from Python values.
+            &["arrays"],
+            // Fields and regions from Python data; the staged plan and its blocks.
+            &["shapes", "stages"],
+            // The classes.
+            &["analysis", "live", "sampling", "scatter", "surface", "world"],
+        ],
+    );
+}

@@ -3,7 +3,9 @@
 //! configurations are rejected with errors that name the key.
 
 use crate::experiments;
+use experiments::analyze::AnalyzeIn;
 use experiments::config::Config;
+use experiments::dims::Dim;
 use experiments::metrics::{Histogram, Periodogram};
 use experiments::plot::scatter::VECTOR_DOTS_UP_TO;
 use experiments::plot::{colour_hex, histogram::EXPECTED_COLOUR, sampler_colour};
@@ -822,7 +824,10 @@ impl Analyzer for FullAnalyzer {
         &self,
         set: &PointSet<D>,
         context: &AnalysisContext<'_>,
-    ) -> Measurements {
+    ) -> Measurements
+    where
+        Dim<D>: AnalyzeIn<D>,
+    {
         let n = set.len().max(1);
         let mut nearest = vec![f64::INFINITY; set.len()];
         for i in 0..set.len() {

@@ -87,12 +87,12 @@ fn the_thread_count_does_not_change_a_byte() {
                 "-0.3,0.2",
                 "--box",
                 "1.3,0.9",
-                "--chunk-size",
+                "--chunk-side",
                 "0.37",
             ],
             2,
         ),
-        ("torus-3d", &["--dim", "3", "--radius", "0.04", "--periodic", "--chunk-size", "0.3"], 3),
+        ("torus-3d", &["--dim", "3", "--radius", "0.04", "--periodic", "--chunk-side", "0.3"], 3),
     ];
     for (label, flags, dim) in cases {
         let mut files = Vec::new();
@@ -145,7 +145,7 @@ fn the_thread_count_does_not_change_a_byte() {
 }
 
 #[test]
-fn the_count_caps_and_the_chunk_size_changes_the_points() {
+fn the_count_caps_and_the_chunk_side_changes_the_points() {
     let run = |extra: &[&str]| {
         let mut args = vec!["sample", "chunked-bridson", "--radius", "0.02", "--seed", "3"];
         args.extend_from_slice(extra);
@@ -162,10 +162,10 @@ fn the_count_caps_and_the_chunk_size_changes_the_points() {
     assert_eq!(capped[..], full[..50]);
     // The 2D default chunk side is 64 radii (1.28 here): asking for it changes nothing,
     // another side cuts other cells.
-    assert_eq!(run(&["--chunk-size", "1.28"]).0, full);
-    let (other, _) = run(&["--chunk-size", "0.2"]);
+    assert_eq!(run(&["--chunk-side", "1.28"]).0, full);
+    let (other, _) = run(&["--chunk-side", "0.2"]);
     assert_ne!(other, full);
-    assert_no_close_pair(&other, 0.02, None, "--chunk-size 0.2");
+    assert_no_close_pair(&other, 0.02, None, "--chunk-side 0.2");
     // --k reaches the sampler.
     assert_ne!(run(&["--k", "5"]).0, full);
 }
@@ -184,15 +184,15 @@ fn bad_flags_exit_2_with_one_line_and_write_nothing() {
         ),
         (vec!["--radius", "0.01", "--k", "0"], "error: --k must be at least 1, got 0".into()),
         (
-            vec!["--radius", "0.01", "--chunk-size", "0.02"],
+            vec!["--radius", "0.01", "--chunk-side", "0.02"],
             format!(
-                "error: --chunk-size 0.02 is too small for --radius 0.01 in 2D: it must be at \
+                "error: --chunk-side 0.02 is too small for --radius 0.01 in 2D: it must be at \
                  least {min} (2 + √2·(D − 1) radii)"
             ),
         ),
         (
-            vec!["--radius", "0.01", "--chunk-size", "-1"],
-            "error: --chunk-size must be finite and > 0, got -1".into(),
+            vec!["--radius", "0.01", "--chunk-side", "-1"],
+            "error: --chunk-side must be finite and > 0, got -1".into(),
         ),
         (
             vec!["--radius", "0.2", "--periodic"],
@@ -215,7 +215,7 @@ fn bad_flags_exit_2_with_one_line_and_write_nothing() {
         (
             vec!["--radius", "0.01", "--grid", "fine"],
             "error: --grid does not apply to 'chunked-bridson' (its own flags: --k, \
-             --chunk-size, --threads)"
+             --chunk-side, --threads)"
                 .into(),
         ),
         (vec!["--threads", "2"], "error: 'chunked-bridson' needs --radius".into()),

@@ -126,7 +126,7 @@ fn chunk_order<const D: usize>(rows: &[Row<D>]) -> Vec<[i64; D]> {
     order
 }
 
-const ISSUE: [&str; 8] = ["--dim", "2", "--radius", "0.5", "--seed", "9", "--chunk-size", "8"];
+const ISSUE: [&str; 8] = ["--dim", "2", "--radius", "0.5", "--seed", "9", "--chunk-side", "8"];
 
 fn issue_world() -> World<2> {
     World::<2>::builder(0.5, 9).with_chunk_side(8.0).build().unwrap()
@@ -221,7 +221,7 @@ fn one_three_five_and_eight_dimensions() {
             "11",
             "--k",
             "20",
-            "--chunk-size",
+            "--chunk-side",
             "4",
             "--chunks",
             "0,0,0;0,0,1;-1,2,0",
@@ -246,7 +246,7 @@ fn one_three_five_and_eight_dimensions() {
             "0.5",
             "--seed",
             "2",
-            "--chunk-size",
+            "--chunk-side",
             "4",
             "--box",
             "6,1.2,1.2,1.2,1.2",
@@ -273,7 +273,7 @@ fn one_three_five_and_eight_dimensions() {
     // check, which must name (2 + 7√2)·0.5 ≈ 5.9497.
     let eight = ["0"; 8].join(",");
     let output =
-        world(&["--dim", "8", "--radius", "0.5", "--chunk-size", "5.9", "--chunks", &eight]);
+        world(&["--dim", "8", "--radius", "0.5", "--chunk-side", "5.9", "--chunks", &eight]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     let min = (2.0 + 7.0 * 2f64.sqrt()) * 0.5;
@@ -287,7 +287,7 @@ fn one_three_five_and_eight_dimensions() {
 #[test]
 fn a_torus_world_wraps_and_a_closed_box_keeps_inside() {
     let dir = tempfile::tempdir().unwrap();
-    let torus_flags = ["--periodic", "--box", "16,16", "--chunk-size", "8"];
+    let torus_flags = ["--periodic", "--box", "16,16", "--chunk-side", "8"];
     let text = world_to(
         &dir.path().join("torus.csv"),
         &args(&args(&ISSUE[..6], &torus_flags), &["--range", "0,0:2,2"]),
@@ -326,7 +326,7 @@ fn a_torus_world_wraps_and_a_closed_box_keeps_inside() {
         &dir.path().join("closed.csv"),
         &args(
             &ISSUE[..6],
-            &["--box", "10,12", "--origin", "-3,-2", "--chunk-size", "4", "--range", "-1,-1:4,4"],
+            &["--box", "10,12", "--origin", "-3,-2", "--chunk-side", "4", "--range", "-1,-1:4,4"],
         ),
     );
     let closed = rows::<2>(&text);
@@ -402,13 +402,13 @@ fn help_names_the_chunk_limit() {
 fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
     let cases: &[(&str, &str)] = &[
         (
-            "--radius 0.5 --chunk-size 1.5 --chunks 0,0",
-            "--chunk-size: the chunk side 1.5 is too small",
+            "--radius 0.5 --chunk-side 1.5 --chunks 0,0",
+            "--chunk-side: the chunk side 1.5 is too small",
         ),
-        ("--radius 0.5 --chunk-size nan --chunks 0,0", "must be at least"),
+        ("--radius 0.5 --chunk-side nan --chunks 0,0", "must be at least"),
         (
-            "--radius 0.5 --chunk-size 1e300 --chunks 0,0",
-            "--chunk-size: the chunk side must be between 1e-100 and 1e100, got 1e300",
+            "--radius 0.5 --chunk-side 1e300 --chunks 0,0",
+            "--chunk-side: the chunk side must be between 1e-100 and 1e100, got 1e300",
         ),
         ("--radius 0.5 --chunks 1,2;3", "entry 2 '3' has 1 coordinate, expected 2 (--dim 2)"),
         ("--radius 0.5 --chunks 1,2,3", "entry 1 '1,2,3' has 3 coordinates, expected 2"),
@@ -439,24 +439,24 @@ fn bad_arguments_exit_2_with_one_line_and_write_nothing() {
         ("--radius nan --chunks 0,0", "radius must be finite and > 0, got NaN"),
         ("--radius abc --chunks 0,0", "invalid value 'abc'"),
         (
-            "--radius 1e-4 --chunk-size 8 --chunks 0,0",
+            "--radius 1e-4 --chunk-side 8 --chunks 0,0",
             "in one chunk, over the limit of 100000000 points; use a larger --radius, a smaller \
-             --chunk-size, or raise --max-points",
+             --chunk-side, or raise --max-points",
         ),
         ("--radius 0.5 --max-points 10 --chunks 0,0", "over the limit of 10 points"),
         ("--radius 0.5 --max-points 0 --chunks 0,0", "--max-points must be at least 1, got 0"),
         ("--radius 1e300 --chunks 0,0", "the radius must be between 1e-100 and 1e100, got 1e300"),
         ("--radius 1e-300 --chunks 0,0", "the radius must be between 1e-100 and 1e100, got 1e-300"),
         (
-            "--radius 0.5 --chunk-size 8 --periodic --box 16,16 --chunks 2,0",
+            "--radius 0.5 --chunk-side 8 --periodic --box 16,16 --chunks 2,0",
             "chunk [2, 0] lies outside the torus of [2, 2] chunks",
         ),
         (
-            "--radius 0.5 --chunk-size 8 --periodic --box 16,16 --range -1,0:1,1",
+            "--radius 0.5 --chunk-side 8 --periodic --box 16,16 --range -1,0:1,1",
             "chunk [-1, 0] lies outside the torus",
         ),
         (
-            "--radius 0.5 --chunk-size 7 --periodic --box 16,16 --chunks 0,0",
+            "--radius 0.5 --chunk-side 7 --periodic --box 16,16 --chunks 0,0",
             "tiled by at least two whole chunks",
         ),
         ("--radius 0.5 --periodic --box 16,16 --chunks 0,0", "chunk side is 32"),

@@ -17,8 +17,8 @@ use crate::engine::shell::{CandidateDistance, PairedShell};
 use crate::error::Error;
 use crate::field::PairRule;
 use crate::grid::{
-    CellHeads, ConflictRule, ConstantRadius, DenseHeads, FieldRule, Grid, GridLayout, HashedHeads,
-    radix_sort_by_key,
+    CellHeads, ConflictRule, ConstantRadius, FieldRule, Grid, GridLayout, StoredGrid,
+    radix_sort_by_key, with_storage,
 };
 use crate::limits::{check_length, check_radius_for_scale, power_of_two};
 use crate::packing::max_points_in_extent;
@@ -186,7 +186,7 @@ impl SurfacePoisson {
     ///
     /// Errors: as [`new`](Self::new) for the smallest radius; a per-vertex density that is
     /// not one value per vertex; a texture on a mesh without UVs.
-    pub fn with_density(
+    pub fn from_density(
         mesh: impl Into<Arc<SurfaceMesh>>,
         density: SurfaceDensity,
         rule: PairRule,
@@ -237,7 +237,7 @@ impl SurfacePoisson {
         let (reach, limit) = match &radius {
             Radius::Constant(r) => (ConstantRadius::new(*r).reach(), DENSE_GRID_LIMIT),
             Radius::Density(_, rule) => {
-                (FieldRule::new(*rule, rmin, rmax, None).reach(), DENSE_GRID_LIMIT / 5 * 4)
+                (FieldRule::new(*rule, rmin, rmax).reach(), DENSE_GRID_LIMIT / 5 * 4)
             }
         };
         let layout = GridLayout::bricked(&domain, 2.0 * reach, limit)?;
@@ -307,22 +307,12 @@ impl SurfacePoisson {
                 let at = |_: usize, _: [f64; 3]| ();
                 let below = |_: usize, _: &[[f64; 3]; 3]| ();
                 let face_split = |face: usize| self.splits[face];
+                let grid = StoredGrid::new(layout, rule, capacity);
                 if let Some(planes) = &self.planes {
-                    return if layout.is_dense() {
-                        let grid = Grid::<3, DenseHeads, _>::new(layout, rule, capacity);
-                        Run::new(self, grid).fill_boundary(planes, rng)
-                    } else {
-                        let grid = Grid::<3, HashedHeads, _>::new(layout, rule, capacity);
-                        Run::new(self, grid).fill_boundary(planes, rng)
-                    };
+                    return with_storage!(grid, grid => Run::new(self, grid).fill_boundary(planes, rng));
                 }
-                let (points, _) = if layout.is_dense() {
-                    let grid = Grid::<3, DenseHeads, _>::new(layout, rule, capacity);
-                    Run::new(self, grid).fill(&at, &below, &face_split, rng)
-                } else {
-                    let grid = Grid::<3, HashedHeads, _>::new(layout, rule, capacity);
-                    Run::new(self, grid).fill(&at, &below, &face_split, rng)
-                };
+                let (points, _) = with_storage!(grid, grid =>
+                    Run::new(self, grid).fill(&at, &below, &face_split, rng));
                 points
             }
             Radius::Density(density, rule) => {
@@ -334,16 +324,9 @@ impl SurfacePoisson {
                 let whole = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
                 let face_split =
                     |face: usize| split(mesh, face, density.radius_below(mesh, face, &whole));
-                let (mut points, rule) = if layout.is_dense() {
-                    let keys = layout.key_count();
-                    let rule = FieldRule::new(*rule, rmin, rmax, Some(keys));
-                    let grid = Grid::<3, DenseHeads, _>::new(layout, rule, capacity);
-                    Run::new(self, grid).fill(&at, &below, &face_split, rng)
-                } else {
-                    let rule = FieldRule::new(*rule, rmin, rmax, None);
-                    let grid = Grid::<3, HashedHeads, _>::new(layout, rule, capacity);
-                    Run::new(self, grid).fill(&at, &below, &face_split, rng)
-                };
+                let rule = FieldRule::for_layout(*rule, rmin, rmax, &layout);
+                let (mut points, rule) = with_storage!(StoredGrid::new(layout, rule, capacity), grid =>
+                    Run::new(self, grid).fill(&at, &below, &face_split, rng));
                 points.radii = Some(rule.into_radii());
                 points
             }
