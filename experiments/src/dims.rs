@@ -57,6 +57,9 @@ macro_rules! with_dim {
 #[derive(Debug)]
 pub struct Dim<const D: usize>;
 
+// `with_dim!` and `for_every_dim!` both list the dimensions 1..=8.
+const _: () = assert!(MAX_DIM == 8, "list the new dimensions in with_dim! and for_every_dim!");
+
 /// Implements the trait `$entry<D>` for `Dim<1>`..=`Dim<8>` with the given methods, in
 /// which `D` is the dimension. Mark each `#[inline(never)]`: inlined into another crate, its
 /// body would be compiled there again.

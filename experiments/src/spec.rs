@@ -611,7 +611,8 @@ impl SamplerSpec {
     /// ignored by the others; `max_points` replaces the library's point limit.
     ///
     /// This, [`build_with`](Self::build_with) and [`Built::run`] are the only places that
-    /// call the library's samplers.
+    /// call the library's samplers, but for the white-noise references of the metrics
+    /// (docs/design.md).
     pub fn build<const D: usize>(
         &self,
         domain: Domain<D>,
