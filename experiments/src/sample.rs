@@ -180,7 +180,8 @@ where
     // A varying radius needs a format with a radius column: refused before sampling.
     if let (Some(density), Some(PointFormat::Npy)) = (&run.density, format) {
         return Err(format!(
-            "an .npy file holds the points only, not the radius --density {} gives each              point; write .npz (or .csv, .ply, .json) to keep it",
+            "an .npy file holds the points only, not the radius --density {} gives each \
+             point; write .npz (or .csv, .ply, .json) to keep it",
             density.display()
         ));
     }

@@ -49,11 +49,19 @@ pub(crate) trait ConflictRule {
     /// in the cell with key `key`.
     fn record(&mut self, index: u32, key: u64, spacing: Self::Spacing);
 
-    /// For a rule under which every pair closer than one distance conflicts, whatever the
-    /// spacing, that distance squared (as `conflicts` compares it): the grid then keeps a
-    /// [`Cover`](super::cover::Cover) of the sub-cells its points cover whole.
-    fn uniform_conflict_squared(&self) -> Option<f64> {
-        None
+    /// Squared distances, ascending, within which a stored point conflicts with every
+    /// candidate whatever its spacing (as `conflicts` compares them): one for each kind of
+    /// point [`cover_table`](Self::cover_table) tells apart. The grid then keeps a
+    /// [`Cover`](super::cover::Cover) of the sub-cells its points cover whole; none, no cover.
+    fn cover_radii_squared(&self) -> Vec<f64> {
+        Vec::new()
+    }
+
+    /// Which of [`cover_radii_squared`](Self::cover_radii_squared) a point stored with
+    /// `spacing` covers: one not above the distance within which it conflicts with every
+    /// candidate (`None`: none of them).
+    fn cover_table(&self, _spacing: Self::Spacing) -> Option<usize> {
+        Some(0)
     }
 }
 
@@ -92,8 +100,8 @@ impl ConflictRule for ConstantRadius {
     #[inline(always)]
     fn record(&mut self, _: u32, _: u64, _: ()) {}
 
-    fn uniform_conflict_squared(&self) -> Option<f64> {
-        Some(self.radius_squared)
+    fn cover_radii_squared(&self) -> Vec<f64> {
+        vec![self.radius_squared]
     }
 }
 
@@ -141,6 +149,11 @@ pub(crate) const PRUNE_SLACK: f64 = 1.0 + 16.0 * f64::EPSILON;
 /// Number of radius levels a cell's bound is rounded up to (one byte per cell).
 const LEVELS: usize = 256;
 
+/// Number of covering radii a field's points mark their sub-cells with (see
+/// [`Cover`](super::cover::Cover)): a point marks with the largest one not above its own
+/// covering radius, at most `(ratio)^(1/15)` below it (1.10× at ratio 4).
+const COVER_TABLES: usize = 16;
+
 /// A radius per point (from a radius field) and a pair rule: stored point `j` conflicts
 /// with a candidate of radius `r` at distance `d` when `d < rule(r, r_j)`.
 ///
@@ -164,6 +177,11 @@ pub(crate) struct FieldRule {
     /// The radius of each level: `rmin·(rmax/rmin)^(q/255)`, non-decreasing, the last one
     /// exactly rmax.
     levels: Box<[f64; LEVELS]>,
+    /// The covering radii of the cover's tables, ascending from `rule(rmin, rmin)` to
+    /// `rule(rmin, rmax)`: a point of radius `r_j` conflicts with every candidate closer than
+    /// `rule(rmin, r_j)`, since every candidate's radius is at least rmin and the pair rules
+    /// grow with either radius.
+    covering: Vec<f64>,
 }
 
 impl FieldRule {
@@ -197,6 +215,14 @@ impl FieldRule {
         for q in 1..LEVELS {
             levels[q] = levels[q].max(levels[q - 1]);
         }
+        let (low, high) = (rule.distance(rmin, rmin), rule.distance(rmin, rmax));
+        let mut covering: Vec<f64> = (0..COVER_TABLES)
+            .map(|t| {
+                let fraction = t as f64 / (COVER_TABLES - 1) as f64;
+                (low * libm::pow(high / low, fraction)).clamp(low, high)
+            })
+            .collect();
+        covering.dedup();
         FieldRule {
             rule,
             rmin,
@@ -205,6 +231,7 @@ impl FieldRule {
             largest: rmin,
             cell_level: dense_keys.map_or_else(Vec::new, |keys| vec![0; keys as usize]),
             levels,
+            covering,
         }
     }
 
@@ -273,6 +300,17 @@ impl ConflictRule for FieldRule {
     fn conflicts(&self, r: f64, distance_squared: f64, index: u32) -> bool {
         let s = self.rule.distance(r, self.radius_of(index));
         distance_squared < s * s
+    }
+
+    fn cover_radii_squared(&self) -> Vec<f64> {
+        self.covering.iter().map(|c| c * c).collect()
+    }
+
+    #[inline]
+    fn cover_table(&self, r: f64) -> Option<usize> {
+        // `covering` rises: the last table whose radius the point's own covering reaches.
+        let own = self.rule.distance(self.rmin, r);
+        self.covering.partition_point(|&c| c <= own).checked_sub(1)
     }
 
     #[inline]

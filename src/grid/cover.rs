@@ -2,6 +2,13 @@
 //! that point, so the grid turns it down by reading one bit instead of searching its
 //! neighbour cells.
 //!
+//! A point covers the ball within which it conflicts with every candidate: radius `r` for one
+//! radius, and under a radius field the pair distance of its own radius with the smallest the
+//! field can give (every candidate's radius is at least that one). The cover keeps one table
+//! of marks per covering radius the rule names
+//! ([`cover_radii_squared`](super::ConflictRule::cover_radii_squared)); a point marks with the
+//! largest table radius not above its own, so that what it marks it covers.
+//!
 //! Each cell of a dense grid in a closed box is split into 64 sub-cells (64 along the line
 //! in 1D, 8 × 8 in 2D) and keeps one `u64` whose bit `b` says that sub-cell `b` lies wholly
 //! within the conflict distance of some stored point. Storing a point sets, in the 3^D
@@ -69,9 +76,10 @@ pub(crate) struct Cover<const D: usize> {
     /// One mask per key of the layout: bit `b` set when the cell's sub-cell `b` (numbered
     /// axis 0 fastest) is covered.
     masks: Vec<u64>,
-    /// What a point marks, for each sub-cell it can lie in within its cell (numbered as the
-    /// bits): `marks[starts[a]..starts[a + 1]]`, each the key offset (wrapping) of a cell
-    /// from the point's cell and the bits to set in its mask.
+    /// What a point marks, for each covering radius `t` and each sub-cell `a` it can lie in
+    /// within its cell (numbered as the bits): `marks[starts[t·S + a]..starts[t·S + a + 1]]`
+    /// (`S` the sub-cells of a cell), each the key offset (wrapping) of a cell from the
+    /// point's cell and the bits to set in its mask.
     marks: Vec<(u64, u64)>,
     starts: Vec<usize>,
 }
@@ -84,14 +92,14 @@ impl<const D: usize> Cover<D> {
         None => 0,
     };
 
-    /// The cover of `layout`'s cells for points that conflict closer than √`radius_squared`,
-    /// or `None` where none is made: from 3D up, in a periodic box, for a hashed grid, when
+    /// The cover of `layout`'s cells for points that conflict closer than the square roots of
+    /// `radii_squared` (one table of marks each; none, no cover), or `None` where none is made: from 3D up, in a periodic box, for a hashed grid, when
     /// the layout has no padding cell around the box or too many sub-cells along an axis for
     /// the rounding argument, or when the masks would pass `limit_bytes` together with the
     /// heads (4 bytes a cell).
     pub(crate) fn new(
         layout: &GridLayout<D>,
-        radius_squared: f64,
+        radii_squared: &[f64],
         limit_bytes: usize,
     ) -> Option<Self> {
         let shift = subdivision_shift(D)?;
@@ -101,7 +109,8 @@ impl<const D: usize> Cover<D> {
         if !layout.dense
             || layout.domain.is_periodic()
             || bytes > limit_bytes as u64
-            || !(radius_squared.is_finite() && radius_squared > 0.0)
+            || radii_squared.is_empty()
+            || radii_squared.iter().any(|&r2| !(r2.is_finite() && r2 > 0.0))
             || (0..D).any(|i| layout.padding[i] == 0)
             || (0..D).any(|i| layout.cells[i].checked_mul(sub).is_none_or(|n| n >= 1 << 31))
         {
@@ -109,7 +118,10 @@ impl<const D: usize> Cover<D> {
         }
         let per_length = layout.inverse_side.map(|q| q * sub as f64);
         let sub_side = per_length.map(|q| 1.0 / q);
-        let (marks, starts) = marks_table(&layout.strides, shift, &sub_side, radius_squared);
+        let (mut marks, mut starts) = (Vec::new(), vec![0]);
+        for &radius_squared in radii_squared {
+            marks_table(&layout.strides, shift, &sub_side, radius_squared, &mut marks, &mut starts);
+        }
         Some(Cover {
             origin: *layout.domain.origin(),
             key_base: layout.key_base,
@@ -164,18 +176,19 @@ impl<const D: usize> Cover<D> {
     }
 
     /// Marks the sub-cells, in the 3^D cells around its own, that the stored point `p`
-    /// covers whole.
+    /// covers whole at covering radius number `table`.
     #[inline]
-    pub(crate) fn mark(&mut self, p: &Point<D>) {
+    pub(crate) fn mark(&mut self, p: &Point<D>, table: usize) {
         let (key, own) = self.locate(&self.sub_cell(p));
-        for &(offset, bits) in &self.marks[self.starts[own as usize]..self.starts[own as usize + 1]]
-        {
+        let a = (table << (Self::SHIFT as usize * D)) + own as usize;
+        for &(offset, bits) in &self.marks[self.starts[a]..self.starts[a + 1]] {
             self.masks[key.wrapping_add(offset) as usize] |= bits;
         }
     }
 }
 
-/// The table of what a point marks from each sub-cell of its cell (see [`Cover::marks`]).
+/// The table of what a point marks from each sub-cell of its cell (see [`Cover::marks`]) at
+/// one covering radius, appended to `marks` and `starts`.
 ///
 /// A sub-cell at offset `Δ` (in sub-cells, along each axis) from the point's is covered when
 /// `Σ ((|Δ_i| + 1 + ETA) · sub_side_i)² ≤ r²·(1 − SLACK)`; the covered offsets of each row
@@ -185,7 +198,9 @@ fn marks_table<const D: usize>(
     shift: u32,
     sub_side: &[f64; D],
     radius_squared: f64,
-) -> (Vec<(u64, u64)>, Vec<usize>) {
+    marks: &mut Vec<(u64, u64)>,
+    starts: &mut Vec<usize>,
+) {
     let sub = 1i64 << shift;
     let bound = radius_squared * (1.0 - SLACK);
     let term = |i: usize, delta: i64| {
@@ -221,8 +236,6 @@ fn marks_table<const D: usize>(
     // For each sub-cell `a` of the point's cell (the middle cell of the 3^D block, whose
     // sub-cells are numbered 0..3·sub along each axis), the masks of the block it changes.
     let block = 3usize.pow(D as u32);
-    let mut marks = Vec::new();
-    let mut starts = vec![0];
     let mut acc = vec![0u64; block];
     for a in 0..1usize << (shift as usize * D) {
         acc.iter_mut().for_each(|m| *m = 0);
@@ -254,7 +267,6 @@ fn marks_table<const D: usize>(
         }
         starts.push(marks.len());
     }
-    (marks, starts)
 }
 
 #[cfg(test)]
@@ -272,14 +284,14 @@ mod tests {
     fn a_set_bit_is_a_conflict<const D: usize>(radius: f64, extent: f64, origin: f64) {
         let domain = Domain::<D>::from_origin_and_extent([origin; D], [extent; D]).unwrap();
         let layout = GridLayout::new(&domain, radius, radius, usize::MAX).unwrap();
-        let mut cover = Cover::new(&layout, radius * radius, usize::MAX).unwrap();
+        let mut cover = Cover::new(&layout, &[radius * radius], usize::MAX).unwrap();
         let mut rng = rng_from_seed(D as u64 + 10);
         let inside = |x: f64| x.clamp(origin, origin + extent);
         let stored: Vec<Point<D>> = (0..200)
             .map(|_| std::array::from_fn(|_| origin + extent * uniform01(&mut rng)))
             .collect();
         for p in &stored {
-            cover.mark(p);
+            cover.mark(p, 0);
         }
         let sub = cover.per_length;
         let mut candidates: Vec<Point<D>> = Vec::new();
@@ -334,13 +346,13 @@ mod tests {
     fn no_cover_where_none_is_made() {
         let r = 0.05;
         let layout3 = GridLayout::new(&Domain::<3>::unit(), r, r, usize::MAX).unwrap();
-        assert!(Cover::new(&layout3, r * r, usize::MAX).is_none());
+        assert!(Cover::new(&layout3, &[r * r], usize::MAX).is_none());
         let torus = GridLayout::new(&Domain::<2>::unit().periodic(), r, r, usize::MAX).unwrap();
-        assert!(Cover::new(&torus, r * r, usize::MAX).is_none());
+        assert!(Cover::new(&torus, &[r * r], usize::MAX).is_none());
         let hashed = GridLayout::new(&Domain::<2>::unit(), r, r, 0).unwrap();
-        assert!(Cover::new(&hashed, r * r, usize::MAX).is_none());
+        assert!(Cover::new(&hashed, &[r * r], usize::MAX).is_none());
         let dense = GridLayout::new(&Domain::<2>::unit(), r, r, usize::MAX).unwrap();
-        assert!(Cover::new(&dense, r * r, 1000).is_none());
-        assert!(Cover::new(&dense, r * r, usize::MAX).is_some());
+        assert!(Cover::new(&dense, &[r * r], 1000).is_none());
+        assert!(Cover::new(&dense, &[r * r], usize::MAX).is_some());
     }
 }

@@ -297,9 +297,7 @@ pub(crate) struct Grid<const D: usize, H, C> {
 impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
     /// An empty grid; `capacity` points are reserved up front.
     pub(crate) fn new(layout: Arc<GridLayout<D>>, rule: C, capacity: usize) -> Self {
-        let cover = rule
-            .uniform_conflict_squared()
-            .and_then(|r2| Cover::new(&layout, r2, layout.dense_limit));
+        let cover = Cover::new(&layout, &rule.cover_radii_squared(), layout.dense_limit);
         Grid {
             heads: H::for_layout(&layout, capacity),
             layout,
@@ -497,8 +495,10 @@ impl<const D: usize, H: CellHeads, C: ConflictRule> Grid<D, H, C> {
         *slot = if *slot == NONE { index } else { index | MORE };
         self.points.push(p);
         self.rule.record(index, key, spacing);
-        if let Some(cover) = &mut self.cover {
-            cover.mark(&p);
+        if let Some(cover) = &mut self.cover
+            && let Some(table) = self.rule.cover_table(spacing)
+        {
+            cover.mark(&p, table);
         }
         index
     }
@@ -522,8 +522,19 @@ impl<const D: usize, H: CellHeads> Grid<D, H, FieldRule> {
     /// whose radius bound keeps them out of reach (see `FieldRule`). Every skipped cell's
     /// lower bound clears the pair distance of any point it could hold, so the answer is
     /// the same as a full search's (docs/algorithms.md, "Variable radius").
-    #[inline]
+    #[inline(always)]
     pub(crate) fn has_conflict_within(&self, p: &Point<D>, r: f64) -> bool {
+        // As in `has_conflict`: the cover's bit answers most candidates, the search stays out
+        // of line.
+        if self.cover.as_ref().is_some_and(|cover| cover.covers(p)) {
+            return true;
+        }
+        self.searched_within(p, r)
+    }
+
+    /// [`has_conflict_within`](Self::has_conflict_within) by searching the neighbour cells.
+    #[inline(never)]
+    fn searched_within(&self, p: &Point<D>, r: f64) -> bool {
         let layout = &*self.layout;
         let rule = &self.rule;
         let reach_squared = rule.reach_squared(r);
