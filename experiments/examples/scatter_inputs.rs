@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release -p experiments --example scatter_inputs [-- DIR]`
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The terrain's height in [0, 1] at (u, v) in [0, 1]² (v = 0 at the south edge).
 fn height(u: f64, v: f64) -> f64 {
@@ -31,9 +31,8 @@ fn main() {
             pixels.push((height(u, v) * 65535.0).round() as u16);
         }
     }
-    let picture = image::ImageBuffer::<image::Luma<u16>, _>::from_raw(n as u32, n as u32, pixels)
-        .expect("size");
-    picture.save(dir.join("height.png")).expect("height.png");
+    let samples: Vec<u8> = pixels.iter().flat_map(|v| v.to_be_bytes()).collect();
+    write_grey(&dir.join("height.png"), n, png::BitDepth::Sixteen, &samples);
     let m = 128;
     let mut wet = Vec::with_capacity(m * m);
     for row in 0..m {
@@ -43,9 +42,16 @@ fn main() {
             wet.push((w * 255.0).round() as u8);
         }
     }
-    image::GrayImage::from_raw(m as u32, m as u32, wet)
-        .expect("size")
-        .save(dir.join("wet.png"))
-        .expect("wet.png");
+    write_grey(&dir.join("wet.png"), m, png::BitDepth::Eight, &wet);
     println!("wrote {} and {}", dir.join("height.png").display(), dir.join("wet.png").display());
+}
+
+/// Writes an `n × n` grey PNG of the given sample depth (16-bit samples big-endian).
+fn write_grey(path: &Path, n: usize, depth: png::BitDepth, samples: &[u8]) {
+    let file = std::io::BufWriter::new(std::fs::File::create(path).expect("output file"));
+    let mut encoder = png::Encoder::new(file, n as u32, n as u32);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(depth);
+    let mut writer = encoder.write_header().expect("PNG header");
+    writer.write_image_data(samples).expect("PNG data");
 }

@@ -1,4 +1,4 @@
-//! PNG pictures (density maps, masks) read with the `image` crate into a [`Raster`] of values
+//! PNG pictures (density maps, masks) read with the `png` crate into a [`Raster`] of values
 //! in `[0, 1]`.
 //!
 //! - 8-bit samples are divided by 255, 16-bit ones by 65535: black is 0, white 1.
@@ -10,7 +10,6 @@
 //!   row. The library places it in the box (row 0 at the largest axis-1 value).
 
 use super::{InputError, read_bytes};
-use image::{DynamicImage, ImageFormat};
 use std::path::Path;
 
 /// A picture as numbers: `height` rows of `width` values in `[0, 1]`.
@@ -50,26 +49,63 @@ fn stated_size(bytes: &[u8]) -> Option<(u32, u32)> {
 /// ```
 /// use experiments::inputs::png::decode_png;
 /// // A 2 × 1 grey picture: black, then white.
-/// let picture = image::GrayImage::from_raw(2, 1, vec![0, 255]).unwrap();
-/// let mut bytes = std::io::Cursor::new(Vec::new());
-/// picture.write_to(&mut bytes, image::ImageFormat::Png).unwrap();
-/// let raster = decode_png(bytes.get_ref(), "mask.png")?;
+/// let mut bytes = Vec::new();
+/// let mut encoder = png::Encoder::new(&mut bytes, 2, 1);
+/// encoder.set_color(png::ColorType::Grayscale);
+/// encoder.write_header().unwrap().write_image_data(&[0, 255]).unwrap();
+/// let raster = decode_png(&bytes, "mask.png")?;
 /// assert_eq!((raster.width, raster.height, raster.values), (2, 1, vec![0.0, 1.0]));
 /// assert!(decode_png(b"not a picture", "mask.png").is_err());
 /// # Ok::<(), experiments::inputs::InputError>(())
 /// ```
 pub fn decode_png(bytes: &[u8], name: &str) -> Result<Raster, InputError> {
     let undecodable =
-        |e: image::ImageError| InputError::invalid(name, format!("not a decodable PNG ({e})"));
-    let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), ImageFormat::Png);
+        |e: png::DecodingError| InputError::invalid(name, format!("not a decodable PNG ({e})"));
+    // The decoder's own buffers: at most 8 bytes a pixel (RGBA, 16 bits), and some slack.
+    let limits = png::Limits { bytes: (8 * MAX_PIXELS + (1 << 20)) as usize };
+    let mut decoder = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), limits);
+    // Palettes to their colours, grey of 1, 2 or 4 bits scaled to 8 bits (1-bit white is
+    // 255), transparency to an alpha channel (which is then ignored).
+    decoder.set_transformations(png::Transformations::EXPAND);
     // The size the header states is checked before anything is decoded: a small file can
     // claim a huge picture. Read from the header itself where it is one (the decoder's own
     // reading of it refuses the largest sizes as a memory limit, which is no help to a
     // reader of the message).
-    let (width, height) = match stated_size(bytes) {
-        Some(size) => size,
-        None => reader().into_dimensions().map_err(undecodable)?,
+    let mut reader = match stated_size(bytes) {
+        Some((width, height)) => {
+            refuse_large(width, height, name)?;
+            decoder.read_info().map_err(undecodable)?
+        }
+        None => {
+            let reader = decoder.read_info().map_err(undecodable)?;
+            let (width, height) = reader.info().size();
+            refuse_large(width, height, name)?;
+            reader
+        }
     };
+    let size = reader.output_buffer_size().ok_or_else(|| {
+        InputError::invalid(name, "the picture's size overflows the address space".to_string())
+    })?;
+    let mut samples = vec![0; size];
+    let frame = reader.next_frame(&mut samples).map_err(undecodable)?;
+    let (width, height) = (frame.width as usize, frame.height as usize);
+    let samples = &samples[..frame.buffer_size()];
+    let channels = frame.color_type.samples();
+    let values = match frame.bit_depth {
+        png::BitDepth::Eight => eight_bit(samples, channels),
+        png::BitDepth::Sixteen => sixteen_bit(samples, channels),
+        other => {
+            return Err(InputError::invalid(
+                name,
+                format!("unsupported PNG pixel layout {:?} of {other:?}", frame.color_type),
+            ));
+        }
+    };
+    Ok(Raster { width, height, values })
+}
+
+/// Refuses a picture of more than [`MAX_PIXELS`] before it is decoded.
+fn refuse_large(width: u32, height: u32, name: &str) -> Result<(), InputError> {
     let pixels = u64::from(width) * u64::from(height);
     if pixels > MAX_PIXELS {
         return Err(InputError::invalid(
@@ -80,30 +116,7 @@ pub fn decode_png(bytes: &[u8], name: &str) -> Result<Raster, InputError> {
             ),
         ));
     }
-    let mut decoder = reader();
-    let mut limits = image::Limits::default();
-    // The decoder's own buffers: at most 8 bytes a pixel (RGBA, 16 bits), and some slack.
-    limits.max_alloc = Some(8 * MAX_PIXELS + (1 << 20));
-    decoder.limits(limits);
-    let picture = decoder.decode().map_err(undecodable)?;
-    let (width, height) = (picture.width() as usize, picture.height() as usize);
-    let values = match picture {
-        DynamicImage::ImageLuma8(p) => eight_bit(p.as_raw(), 1),
-        DynamicImage::ImageLumaA8(p) => eight_bit(p.as_raw(), 2),
-        DynamicImage::ImageRgb8(p) => eight_bit(p.as_raw(), 3),
-        DynamicImage::ImageRgba8(p) => eight_bit(p.as_raw(), 4),
-        DynamicImage::ImageLuma16(p) => sixteen_bit(p.as_raw(), 1),
-        DynamicImage::ImageLumaA16(p) => sixteen_bit(p.as_raw(), 2),
-        DynamicImage::ImageRgb16(p) => sixteen_bit(p.as_raw(), 3),
-        DynamicImage::ImageRgba16(p) => sixteen_bit(p.as_raw(), 4),
-        other => {
-            return Err(InputError::invalid(
-                name,
-                format!("unsupported PNG pixel layout {:?}", other.color()),
-            ));
-        }
-    };
-    Ok(Raster { width, height, values })
+    Ok(())
 }
 
 /// The most pixels an input picture may have: 2^26 (8192 × 8192), 512 MiB as the values the
@@ -115,7 +128,9 @@ fn eight_bit(samples: &[u8], channels: usize) -> Vec<f64> {
     samples.chunks_exact(channels).map(|pixel| f64::from(pixel[0]) / 255.0).collect()
 }
 
-/// The first channel of every pixel of `channels` 16-bit samples, over 65535.
-fn sixteen_bit(samples: &[u16], channels: usize) -> Vec<f64> {
-    samples.chunks_exact(channels).map(|pixel| f64::from(pixel[0]) / 65535.0).collect()
+/// The first channel of every pixel of `channels` 16-bit samples (big-endian, as PNG stores
+/// them), over 65535.
+fn sixteen_bit(samples: &[u8], channels: usize) -> Vec<f64> {
+    let first = |pixel: &[u8]| f64::from(u16::from_be_bytes([pixel[0], pixel[1]]));
+    samples.chunks_exact(2 * channels).map(|pixel| first(pixel) / 65535.0).collect()
 }

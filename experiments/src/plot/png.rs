@@ -103,15 +103,26 @@ mod tests {
         // Two colours (packed bits, a row of 9 pixels over two bytes) and many (bytes).
         let pixels = [0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0];
         let png = palette_png(9, 2, &pixels, &palette).unwrap();
-        let back = image::load_from_memory(&png).unwrap().to_rgba8();
-        assert_eq!(back.dimensions(), (9, 2));
-        assert_eq!(back.get_pixel(1, 0).0, [255, 10, 20, 255]);
-        assert_eq!(back.get_pixel(8, 0).0, [255, 10, 20, 255]);
-        assert_eq!(back.get_pixel(0, 1).0, [255, 10, 20, 255]);
-        assert_eq!(back.get_pixel(0, 0).0[3], 0);
+        let (width, back) = rgba(&png);
+        assert_eq!((width, back.len()), (9, 18));
+        assert_eq!(back[1], [255, 10, 20, 255]);
+        assert_eq!(back[8], [255, 10, 20, 255]);
+        assert_eq!(back[9], [255, 10, 20, 255]);
+        assert_eq!(back[0][3], 0);
         let three = [[0, 0, 0, 255], [1, 2, 3, 255], [9, 9, 9, 255]];
         let png = palette_png(3, 1, &[2, 1, 0], &three).unwrap();
-        let back = image::load_from_memory(&png).unwrap().to_rgba8();
-        assert_eq!(back.get_pixel(0, 0).0, [9, 9, 9, 255]);
+        assert_eq!(rgba(&png).1[0], [9, 9, 9, 255]);
+    }
+
+    /// The width and the RGBA pixels of a palette PNG, expanded by the decoder.
+    fn rgba(png: &[u8]) -> (u32, Vec<[u8; 4]>) {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().unwrap();
+        let mut samples = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut samples).unwrap();
+        let pixels = samples[..frame.buffer_size()].chunks_exact(frame.color_type.samples());
+        let rgba = |p: &[u8]| [p[0], p[1], p[2], p.get(3).copied().unwrap_or(255)];
+        (frame.width, pixels.map(rgba).collect())
     }
 }

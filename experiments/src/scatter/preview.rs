@@ -88,11 +88,15 @@ pub fn render(ground: &Ground, names: &[String], instances: &[Instance]) -> Resu
             }
         }
     }
-    let mut png = std::io::Cursor::new(Vec::new());
-    image::RgbImage::from_raw(width as u32, height as u32, pixels)
-        .ok_or("the preview raster has the wrong size")?
-        .write_to(&mut png, image::ImageFormat::Png)
-        .map_err(|e| format!("cannot encode the preview: {e}"))?;
+    let mut picture = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut picture, width as u32, height as u32);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder
+            .write_header()
+            .and_then(|mut writer| writer.write_image_data(&pixels))
+            .map_err(|e| format!("cannot encode the preview: {e}"))?;
+    }
     let legend_width = 190;
     let mut svg = String::new();
     let total_width = width + legend_width;
@@ -104,7 +108,7 @@ pub fn render(ground: &Ground, names: &[String], instances: &[Instance]) -> Resu
     let _ = writeln!(
         svg,
         r#"<image x="0" y="0" width="{width}" height="{height}" href="data:image/png;base64,{}"/>"#,
-        base64(png.get_ref())
+        base64(&picture)
     );
     let mut counts = vec![0usize; names.len()];
     for inst in instances {

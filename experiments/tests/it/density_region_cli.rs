@@ -50,7 +50,7 @@ fn write_npy(path: &Path, shape: &[usize], values: &[f64]) {
 
 /// An 8-bit grey PNG of `width × height` from `grey(column, row)` (row 0 at the top).
 fn write_png(path: &Path, width: u32, height: u32, grey: impl Fn(u32, u32) -> u8) {
-    image::GrayImage::from_fn(width, height, |i, j| image::Luma([grey(i, j)])).save(path).unwrap();
+    std::fs::write(path, crate::pictures::grey8(width, height, grey)).unwrap();
 }
 
 /// Points and their radius column, read back from `path`.

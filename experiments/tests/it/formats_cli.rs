@@ -205,7 +205,11 @@ fn analyze_errors_are_one_line_and_leave_no_file() {
 fn inspect_reads_every_input_kind() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("map.png");
-    image::GrayImage::from_raw(2, 2, vec![0, 51, 102, 255]).unwrap().save(&png).unwrap();
+    std::fs::write(
+        &png,
+        crate::pictures::png8(2, 2, png::ColorType::Grayscale, &[0, 51, 102, 255]),
+    )
+    .unwrap();
     let (code, stdout, stderr) = run(&["inspect", s(&png)]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("picture of 2 × 2 pixels") && stdout.contains("mean 0.4"), "{stdout}");

@@ -300,16 +300,16 @@ fn csv_seeds() -> Vec<Vec<u8>> {
 }
 
 fn png_seeds() -> Vec<Vec<u8>> {
-    let grey8 = image::GrayImage::from_fn(16, 12, |x, y| image::Luma([(x * 13 + y * 7) as u8]));
-    let grey16 = image::ImageBuffer::<image::Luma<u16>, _>::from_fn(9, 7, |x, y| {
-        image::Luma([(x * 7000 + y * 300) as u16])
-    });
-    let rgb =
-        image::RgbImage::from_fn(5, 5, |x, y| image::Rgb([(x * 50) as u8, (y * 50) as u8, 255]));
+    use crate::pictures::{grey8, png8, png16};
+    let grey16: Vec<u16> =
+        (0..7u32).flat_map(|y| (0..9u32).map(move |x| (x * 7000 + y * 300) as u16)).collect();
+    let rgb: Vec<u8> = (0..5u32)
+        .flat_map(|y| (0..5u32).flat_map(move |x| [(x * 50) as u8, (y * 50) as u8, 255]))
+        .collect();
     vec![
-        crate::input_readers::png_of(grey8),
-        crate::input_readers::png_of(grey16),
-        crate::input_readers::png_of(rgb),
+        grey8(16, 12, |x, y| (x * 13 + y * 7) as u8),
+        png16(9, 7, png::ColorType::Grayscale, &grey16),
+        png8(5, 5, png::ColorType::Rgb, &rgb),
     ]
 }
 

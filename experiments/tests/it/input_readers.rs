@@ -2,6 +2,7 @@
 //! here with the same crates (written into a temporary directory where a path is needed);
 //! every accepted kind and every refusal is checked.
 
+use crate::pictures::{png8, png16};
 use experiments::inputs::geojson::{bounding_box, decode_geojson, read_geojson};
 use experiments::inputs::npy::{decode_npy, read_npy};
 use experiments::inputs::obj::{decode_obj, read_obj};
@@ -26,12 +27,6 @@ fn message(error: InputError, name: &str) -> String {
 // ---------------------------------------------------------------------------------------
 // PNG
 
-pub(crate) fn png_of(picture: impl Into<image::DynamicImage>) -> Vec<u8> {
-    let mut bytes = std::io::Cursor::new(Vec::new());
-    picture.into().write_to(&mut bytes, image::ImageFormat::Png).unwrap();
-    bytes.into_inner()
-}
-
 #[test]
 fn png_grey_and_colour_at_8_and_16_bits_give_exact_values() {
     // 3 × 2, row 0 on top: values chosen to cover 0, 1 and in between.
@@ -40,89 +35,61 @@ fn png_grey_and_colour_at_8_and_16_bits_give_exact_values() {
     let grey16: Vec<u16> = vec![0, 1, 32767, 32768, 65534, 65535];
     let expected16: Vec<f64> = grey16.iter().map(|&v| v as f64 / 65535.0).collect();
     let other = |i: usize| (i * 37 % 256) as u8; // green, blue and alpha must not matter
+    use png::ColorType::{Grayscale, GrayscaleAlpha, Rgb, Rgba};
     let cases: Vec<(&str, Vec<u8>, &Vec<f64>)> = vec![
-        ("L8", png_of(image::GrayImage::from_raw(3, 2, grey8.clone()).unwrap()), &expected8),
+        ("L8", png8(3, 2, Grayscale, &grey8), &expected8),
         (
             "LA8",
-            png_of(
-                image::GrayAlphaImage::from_raw(
-                    3,
-                    2,
-                    grey8.iter().enumerate().flat_map(|(i, &v)| [v, other(i)]).collect(),
-                )
-                .unwrap(),
+            png8(
+                3,
+                2,
+                GrayscaleAlpha,
+                &grey8.iter().enumerate().flat_map(|(i, &v)| [v, other(i)]).collect::<Vec<_>>(),
             ),
             &expected8,
         ),
         (
             "RGB8",
-            png_of(
-                image::RgbImage::from_raw(
-                    3,
-                    2,
-                    grey8.iter().enumerate().flat_map(|(i, &v)| [v, other(i), 255 - v]).collect(),
-                )
-                .unwrap(),
+            png8(
+                3,
+                2,
+                Rgb,
+                &grey8
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &v)| [v, other(i), 255 - v])
+                    .collect::<Vec<_>>(),
             ),
             &expected8,
         ),
         (
             "RGBA8",
-            png_of(
-                image::RgbaImage::from_raw(
-                    3,
-                    2,
-                    grey8
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(i, &v)| [v, other(i), 3, (i * 50) as u8])
-                        .collect(),
-                )
-                .unwrap(),
+            png8(
+                3,
+                2,
+                Rgba,
+                &grey8
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &v)| [v, other(i), 3, (i * 50) as u8])
+                    .collect::<Vec<_>>(),
             ),
             &expected8,
         ),
-        (
-            "L16",
-            png_of(
-                image::ImageBuffer::<image::Luma<u16>, _>::from_raw(3, 2, grey16.clone()).unwrap(),
-            ),
-            &expected16,
-        ),
+        ("L16", png16(3, 2, Grayscale, &grey16), &expected16),
         (
             "RGB16",
-            png_of(
-                image::ImageBuffer::<image::Rgb<u16>, _>::from_raw(
-                    3,
-                    2,
-                    grey16.iter().flat_map(|&v| [v, 65535 - v, 7]).collect(),
-                )
-                .unwrap(),
-            ),
+            png16(3, 2, Rgb, &grey16.iter().flat_map(|&v| [v, 65535 - v, 7]).collect::<Vec<_>>()),
             &expected16,
         ),
         (
             "RGBA16",
-            png_of(
-                image::ImageBuffer::<image::Rgba<u16>, _>::from_raw(
-                    3,
-                    2,
-                    grey16.iter().flat_map(|&v| [v, 1, 2, 0]).collect(),
-                )
-                .unwrap(),
-            ),
+            png16(3, 2, Rgba, &grey16.iter().flat_map(|&v| [v, 1, 2, 0]).collect::<Vec<_>>()),
             &expected16,
         ),
         (
             "LA16",
-            png_of(
-                image::ImageBuffer::<image::LumaA<u16>, _>::from_raw(
-                    3,
-                    2,
-                    grey16.iter().flat_map(|&v| [v, 9]).collect(),
-                )
-                .unwrap(),
-            ),
+            png16(3, 2, GrayscaleAlpha, &grey16.iter().flat_map(|&v| [v, 9]).collect::<Vec<_>>()),
             &expected16,
         ),
     ];
@@ -175,7 +142,7 @@ fn png_refusals_name_the_file() {
     std::fs::write(&fake, b"GIF89a not a png").unwrap();
     let text = message(read_png(&fake).unwrap_err(), "fake.png");
     assert!(text.contains("not a decodable PNG"), "{text}");
-    let good = png_of(image::GrayImage::from_raw(4, 4, vec![7; 16]).unwrap());
+    let good = png8(4, 4, png::ColorType::Grayscale, &[7; 16]);
     let truncated = dir.path().join("truncated.png");
     std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
     message(read_png(&truncated).unwrap_err(), "truncated.png");

@@ -17,6 +17,7 @@ mod metrics_exact;
 mod metrics_lattices;
 mod metrics_white_noise;
 mod module_layers;
+mod pictures;
 mod point_formats;
 mod point_io_round_trip;
 mod reference;

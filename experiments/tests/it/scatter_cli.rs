@@ -20,12 +20,14 @@ pub(crate) fn write_inputs(dir: &Path) {
             (v.clamp(0.0, 1.0) * 65535.0) as u16
         })
         .collect();
-    image::ImageBuffer::<image::Luma<u16>, _>::from_raw(n, n, height)
-        .unwrap()
-        .save(dir.join("height.png"))
-        .unwrap();
+    let height = crate::pictures::png16(n, n, png::ColorType::Grayscale, &height);
+    std::fs::write(dir.join("height.png"), height).unwrap();
     let wet: Vec<u8> = (0..16 * 16).map(|i| ((i % 16) * 17) as u8).collect();
-    image::GrayImage::from_raw(16, 16, wet).unwrap().save(dir.join("wet.png")).unwrap();
+    std::fs::write(
+        dir.join("wet.png"),
+        crate::pictures::png8(16, 16, png::ColorType::Grayscale, &wet),
+    )
+    .unwrap();
 }
 
 pub(crate) const SCENE: &str = r#"

@@ -231,8 +231,7 @@ fn a_density_texture_varies_the_radius_through_the_uvs() {
     torus_obj(&mesh_path, 48, 24);
     let texture = dir.path().join("density.png");
     // Dense (white) on the left half of the UV square, sparse (black) on the right.
-    image::GrayImage::from_fn(16, 4, |i, _| image::Luma([if i < 8 { 255 } else { 0 }]))
-        .save(&texture)
+    std::fs::write(&texture, crate::pictures::grey8(16, 4, |i, _| if i < 8 { 255 } else { 0 }))
         .unwrap();
     let out = dir.path().join("dense.csv");
     ok(&[
@@ -278,7 +277,7 @@ fn bad_input_is_one_line_and_no_file() {
     let square = dir.path().join("square.stl");
     square_stl(&square);
     let png = dir.path().join("d.png");
-    image::GrayImage::from_fn(2, 2, |_, _| image::Luma([9])).save(&png).unwrap();
+    std::fs::write(&png, crate::pictures::grey8(2, 2, |_, _| 9)).unwrap();
     let nan = dir.path().join("nan.obj");
     std::fs::write(&nan, "v 0 0 0\nv 1 nan 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     let far = dir.path().join("far.obj");
