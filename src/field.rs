@@ -94,29 +94,24 @@ pub trait RadiusField<const D: usize>: Send + Sync + std::fmt::Debug {
     }
 }
 
-impl<const D: usize, F: RadiusField<D> + ?Sized> RadiusField<D> for Arc<F> {
-    fn radius(&self, p: &Point<D>) -> f64 {
-        (**self).radius(p)
-    }
-    fn bounds(&self) -> (f64, f64) {
-        (**self).bounds()
-    }
-    fn constant_radius(&self) -> Option<f64> {
-        (**self).constant_radius()
-    }
+/// A field behind an `Arc` or a `Box` is the field itself, every method forwarded.
+macro_rules! forward_field {
+    ($($pointer:ident),*) => {$(
+        impl<const D: usize, F: RadiusField<D> + ?Sized> RadiusField<D> for $pointer<F> {
+            fn radius(&self, p: &Point<D>) -> f64 {
+                (**self).radius(p)
+            }
+            fn bounds(&self) -> (f64, f64) {
+                (**self).bounds()
+            }
+            fn constant_radius(&self) -> Option<f64> {
+                (**self).constant_radius()
+            }
+        }
+    )*};
 }
 
-impl<const D: usize, F: RadiusField<D> + ?Sized> RadiusField<D> for Box<F> {
-    fn radius(&self, p: &Point<D>) -> f64 {
-        (**self).radius(p)
-    }
-    fn bounds(&self) -> (f64, f64) {
-        (**self).bounds()
-    }
-    fn constant_radius(&self) -> Option<f64> {
-        (**self).constant_radius()
-    }
-}
+forward_field!(Arc, Box);
 
 /// Checks declared bounds: `0 < rmin ≤ rmax`, both finite.
 ///

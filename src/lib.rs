@@ -67,6 +67,7 @@ pub mod domain;
 pub(crate) mod engine;
 pub mod error;
 pub mod field;
+pub(crate) mod geometry;
 pub mod grid;
 pub mod limits;
 #[cfg(feature = "live")]

@@ -37,6 +37,20 @@ pub fn check_radius(radius: f64) -> Result<(), Error> {
     if radius.is_finite() && radius > 0.0 { Ok(()) } else { Err(Error::InvalidRadius(radius)) }
 }
 
+/// Checks sample elimination's candidates per output point: finite and at least 1
+/// ([`Error::InvalidParameter`]), in a box and on a surface alike.
+pub fn check_elimination_ratio(ratio: f64) -> Result<(), Error> {
+    if ratio.is_finite() && ratio >= 1.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name: "ratio (candidates per point)",
+            expected: "finite and at least 1",
+            value: ratio,
+        })
+    }
+}
+
 /// Checks that a length (a box side, a radius, a field's bound) lies in
 /// `[MIN_LENGTH, MAX_LENGTH]`; NaN and infinities are refused too.
 pub fn check_length(name: &'static str, value: f64) -> Result<(), Error> {

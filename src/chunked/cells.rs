@@ -64,6 +64,17 @@ pub(crate) fn check_chunk_side<const D: usize>(side: f64, r: f64) -> Result<(), 
     Ok(())
 }
 
+/// How many whole chunks of `side` a torus axis of `extent` holds, a chunk that falls short
+/// of fitting by rounding alone (a billionth of the extent) counted as fitting: the one tiling
+/// rule. [`World`](super::World) then asks that they tile the axis exactly, at least two of
+/// them; [`ChunkedBridson`](super::ChunkedBridson) stretches them to tile it.
+pub(crate) fn whole_chunks(extent: f64, side: f64) -> f64 {
+    (extent / side * (1.0 + TILING_SLACK)).floor()
+}
+
+/// The relative rounding a torus's tiling forgives (see [`whole_chunks`]).
+pub(crate) const TILING_SLACK: f64 = 1e-9;
+
 /// How much longer than its chunk side a cell's grid may be, in radii: the radius (and its
 /// slack) on both sides, and a margin.
 pub(crate) const CELL_GROWTH: f64 = 2.5;

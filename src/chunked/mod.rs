@@ -180,8 +180,8 @@ impl<const D: usize> WorldBuilder<D> {
                 let mut keys = [0i64; D];
                 for i in 0..D {
                     let extent = domain.extent()[i];
-                    let n = (extent / side).round();
-                    if n < 2.0 || (n * side - extent).abs() > 1e-9 * extent {
+                    let n = cells::whole_chunks(extent, side);
+                    if n < 2.0 || (n * side - extent).abs() > cells::TILING_SLACK * extent {
                         return Err(Error::TorusNotTiled { axis: i, extent, side });
                     }
                     sides[i] = extent / n;

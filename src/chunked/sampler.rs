@@ -1,7 +1,7 @@
 //! Bridson's algorithm chunk by chunk, on all cores, with the same points for every thread
 //! count.
 
-use super::cells::{CellKey, Cells, check_chunk_side};
+use super::cells::{CellKey, Cells, check_chunk_side, whole_chunks};
 use super::engine::{CellPoints, Engine};
 use super::fill::RunSettings;
 use super::{chunks_in, default_chunk_side, min_chunk_side};
@@ -58,9 +58,9 @@ pub type ChunkedBridsonBuilder<const D: usize> = Builder<D, ChunkedBridsonOption
 
 impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
     /// Sets the chunk side (default [`default_chunk_side`]; at least [`min_chunk_side`]). In
-    /// a periodic box the side is rounded up so that whole chunks tile it, or down to half
-    /// the box where that is more (a torus needs two chunks per axis, each at least
-    /// [`min_chunk_side`]).
+    /// a periodic box the side is rounded up so that whole chunks tile it (a side that tiles
+    /// it but for rounding stays), or down to half the box where that is more (a torus needs
+    /// two chunks per axis, each at least [`min_chunk_side`]).
     #[must_use]
     pub fn with_chunk_side(mut self, side: f64) -> Self {
         self.options.chunk_side = Some(side);
@@ -96,7 +96,7 @@ impl<const D: usize> Builder<D, ChunkedBridsonOptions> {
         for i in 0..D {
             if domain.is_periodic() {
                 // Two chunks at least, as long as they are not below the smallest side.
-                let n = (extent[i] / target).floor().max(2.0);
+                let n = whole_chunks(extent[i], target).max(2.0);
                 if extent[i] / n < min {
                     return Err(Error::TorusNotTiled { axis: i, extent: extent[i], side: target });
                 }

@@ -40,7 +40,8 @@
 //! Only cells of the 3^D block around the point's cell are marked; a point that covers
 //! sub-cells farther out (cells narrower than the radius) leaves them to the search.
 
-use super::layout::{GridLayout, key_offset};
+use super::layout::GridLayout;
+use super::offsets::key_offset;
 use crate::point::Point;
 
 /// How far, in sub-cells, a rounded sub-cell offset may be from the true one (see the

@@ -1,7 +1,9 @@
 //! The background grid: the one structure every sampler that needs spatial look-ups shares.
 //!
-//! - `layout`: the immutable geometry (cell sides, neighbour offsets, dense or hashed),
-//!   built and validated once per sampler and shared by its runs;
+//! - `layout`: the immutable geometry (cell sides, the cell and key of a point, dense or
+//!   hashed), built and validated once per sampler and shared by its runs, with its
+//!   neighbour offsets from `offsets` (which cells a reach needs, in which order, with their
+//!   distance bounds) and its 3^D blocks from `blocks`;
 //! - `storage`: the points of one run, bucketed by cell. Cells keep the index of their
 //!   newest point and points chain to the previous point of the same cell, so one structure
 //!   serves fine cells (side ≤ r/√D, in practice one point each), coarse cells (several
@@ -13,11 +15,13 @@
 //!
 //! The correctness argument for the neighbourhood is in docs/algorithms.md.
 
+pub(crate) mod blocks;
 pub(crate) mod conflict;
 pub(crate) mod cover;
 pub(crate) mod inline;
 pub(crate) mod layout;
 pub(crate) mod nearest;
+pub(crate) mod offsets;
 #[cfg(feature = "live")]
 pub(crate) mod slots;
 pub(crate) mod sorted;

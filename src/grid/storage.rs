@@ -75,7 +75,7 @@ pub(crate) struct DenseHeads {
 }
 
 impl DenseHeads {
-    /// The occupancy bits of `len` (≤ [`MAX_ROW`](super::layout::MAX_ROW)) cells from `key`
+    /// The occupancy bits of `len` (≤ [`MAX_ROW`](super::offsets::MAX_ROW)) cells from `key`
     /// on, lowest bit first:
     /// one unaligned 8-byte read from the byte that holds the first bit.
     #[inline(always)]

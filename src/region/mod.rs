@@ -135,59 +135,39 @@ pub trait Region<const D: usize>: Send + Sync {
     }
 }
 
-impl<const D: usize, R: Region<D> + ?Sized> Region<D> for Arc<R> {
-    #[inline]
-    fn contains(&self, p: &Point<D>) -> bool {
-        (**self).contains(p)
-    }
-    fn bounding_box(&self) -> (Point<D>, Point<D>) {
-        (**self).bounding_box()
-    }
-    #[inline]
-    fn contains_box_point(&self, p: &Point<D>) -> bool {
-        (**self).contains_box_point(p)
-    }
-    #[inline]
-    fn admit(&self, domain: &Domain<D>, p: &Point<D>) -> Option<Point<D>> {
-        (**self).admit(domain, p)
-    }
-    fn signed_distance(&self, p: &Point<D>) -> Option<f64> {
-        (**self).signed_distance(p)
-    }
-    fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
-        (**self).classify_box(lower, upper)
-    }
-    fn resolves_boundary(&self) -> bool {
-        (**self).resolves_boundary()
-    }
+/// A region behind an `Arc` or a `Box` is the region itself, every method forwarded.
+macro_rules! forward_region {
+    ($($pointer:ident),*) => {$(
+        impl<const D: usize, R: Region<D> + ?Sized> Region<D> for $pointer<R> {
+            #[inline]
+            fn contains(&self, p: &Point<D>) -> bool {
+                (**self).contains(p)
+            }
+            fn bounding_box(&self) -> (Point<D>, Point<D>) {
+                (**self).bounding_box()
+            }
+            #[inline]
+            fn contains_box_point(&self, p: &Point<D>) -> bool {
+                (**self).contains_box_point(p)
+            }
+            #[inline]
+            fn admit(&self, domain: &Domain<D>, p: &Point<D>) -> Option<Point<D>> {
+                (**self).admit(domain, p)
+            }
+            fn signed_distance(&self, p: &Point<D>) -> Option<f64> {
+                (**self).signed_distance(p)
+            }
+            fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
+                (**self).classify_box(lower, upper)
+            }
+            fn resolves_boundary(&self) -> bool {
+                (**self).resolves_boundary()
+            }
+        }
+    )*};
 }
 
-impl<const D: usize, R: Region<D> + ?Sized> Region<D> for Box<R> {
-    #[inline]
-    fn contains(&self, p: &Point<D>) -> bool {
-        (**self).contains(p)
-    }
-    fn bounding_box(&self) -> (Point<D>, Point<D>) {
-        (**self).bounding_box()
-    }
-    #[inline]
-    fn contains_box_point(&self, p: &Point<D>) -> bool {
-        (**self).contains_box_point(p)
-    }
-    #[inline]
-    fn admit(&self, domain: &Domain<D>, p: &Point<D>) -> Option<Point<D>> {
-        (**self).admit(domain, p)
-    }
-    fn signed_distance(&self, p: &Point<D>) -> Option<f64> {
-        (**self).signed_distance(p)
-    }
-    fn classify_box(&self, lower: &Point<D>, upper: &Point<D>) -> BoxClass {
-        (**self).classify_box(lower, upper)
-    }
-    fn resolves_boundary(&self) -> bool {
-        (**self).resolves_boundary()
-    }
-}
+forward_region!(Arc, Box);
 
 /// Checks that every coordinate of `points` is finite; the error names the first that is
 /// not by its flat index (point · D + axis).

@@ -4,9 +4,9 @@ use crate::config::{Builder, Capabilities};
 use crate::defaults;
 use crate::domain::Domain;
 use crate::error::Error;
+use crate::geometry::delaunay2::{Cell, Circle, Frame, Replicated, Widen};
 use crate::point::Point;
 use crate::sampler::{PointSet, Sampler, StopReason};
-use crate::samplers::delaunay2::{Cell, Circle, Frame, Replicated, Widen};
 use crate::samplers::white_noise::uniform_start;
 use rand::Rng;
 

@@ -3,7 +3,6 @@
 pub mod best_candidate;
 pub mod bridson;
 pub mod dart_throwing;
-mod delaunay2;
 pub mod fpo;
 pub mod gaussian_blue_noise;
 pub mod halton;

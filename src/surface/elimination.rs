@@ -56,13 +56,7 @@ impl SurfaceElimination {
     ///
     /// Errors: a ratio that is not finite and at least 1 ([`Error::InvalidParameter`]).
     pub fn with_ratio(mut self, ratio: f64) -> Result<Self, Error> {
-        if !(ratio.is_finite() && ratio >= 1.0) {
-            return Err(Error::InvalidParameter {
-                name: "ratio (candidates per point)",
-                expected: "finite and at least 1",
-                value: ratio,
-            });
-        }
+        crate::limits::check_elimination_ratio(ratio)?;
         self.ratio = ratio;
         Ok(self)
     }

@@ -2,7 +2,7 @@
 
 use crate::domain::Domain;
 use crate::error::Error;
-use crate::limits::power_of_two;
+use crate::geometry::vector::{cross, length, normalised, sub};
 use crate::point::Point;
 use crate::region::bvh::Bvh;
 use crate::rng::fraction_of;
@@ -475,25 +475,10 @@ pub(crate) fn point_in(corners: &[Point<3>; 3], b: [f64; 3]) -> Point<3> {
     std::array::from_fn(|i| a[i] + b[1] * (p[i] - a[i]) + b[2] * (q[i] - a[i]))
 }
 
-#[inline]
-pub(crate) fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
 /// The area of the triangle with corners `a`, `b`, `c` (0 when they lie on one line), without
 /// overflow or underflow for any finite corners.
 pub fn triangle_area(a: Point<3>, b: Point<3>, c: Point<3>) -> f64 {
     0.5 * length(cross(sub(b, a), sub(c, a)))
-}
-
-#[inline]
-pub(crate) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
-#[inline(always)]
-pub(crate) fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// A point uniform in the triangle `s, t ≥ 0, s + t ≤ 1` from two generator words: the unit
@@ -502,30 +487,6 @@ pub(crate) fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
 pub(crate) fn folded(words: [u64; 2]) -> (f64, f64) {
     let (s, t) = (fraction_of(words[0]), fraction_of(words[1]));
     if s + t > 1.0 { (1.0 - s, 1.0 - t) } else { (s, t) }
-}
-
-/// The Euclidean length, without overflow or underflow for any finite vector: the root of the
-/// sum of squares, of the vector scaled by a power of two (exactly) when its largest component
-/// lies outside [2^-500, 2^500]. Only `+ × √`, correctly rounded, so the same on every
-/// platform, which the platform's `hypot` need not be; and a tenth of its cost.
-#[inline]
-pub(crate) fn length(v: [f64; 3]) -> f64 {
-    const BIG: f64 = power_of_two(500);
-    const SMALL: f64 = power_of_two(-500);
-    let largest = v[0].abs().max(v[1].abs()).max(v[2].abs());
-    let norm = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    if (SMALL..=BIG).contains(&largest) {
-        return norm(v);
-    }
-    // 2^600 and 2^-600: the squares of the scaled vector stay normal and finite.
-    let (up, down) = (power_of_two(600), power_of_two(-600));
-    if largest > BIG { norm(v.map(|x| x * down)) * up } else { norm(v.map(|x| x * up)) * down }
-}
-
-/// `v` scaled to unit length; `None` for the zero vector.
-pub(crate) fn normalised(v: [f64; 3]) -> Option<[f64; 3]> {
-    let l = length(v);
-    (l > 0.0 && l.is_finite()).then(|| v.map(|x| x / l))
 }
 
 #[cfg(test)]
@@ -624,36 +585,6 @@ mod tests {
             for t in targets.into_iter().filter(|t| t.is_finite() && *t >= 0.0) {
                 assert_eq!(mesh.face_below(t), searched(mesh, t), "target {t:e}");
             }
-        }
-    }
-
-    /// The length is the root of the sum of squares where that cannot overflow or underflow,
-    /// and the same scaled by 2^±600 beyond: exact on Pythagorean quadruples at every scale,
-    /// within a few ulps of `hypot` on random vectors of any magnitude.
-    #[test]
-    fn lengths_hold_at_every_magnitude() {
-        let two = |e: i32| 2f64.powi(e);
-        for e in [-1074 + 20, -1000, -600, -501, -500, -499, 0, 499, 500, 501, 600, 1000, 1019] {
-            let s = two(e);
-            assert_eq!(length([3.0 * s, 4.0 * s, 12.0 * s]), 13.0 * s, "2^{e}");
-            assert_eq!(length([-2.0 * s, -s, 2.0 * s]), 3.0 * s, "2^{e}");
-        }
-        assert_eq!(length([0.0; 3]), 0.0);
-        assert_eq!(length([f64::MAX, 0.0, 0.0]), f64::MAX);
-        assert_eq!(length([f64::from_bits(1), 0.0, 0.0]), f64::from_bits(1));
-        assert_eq!(length([f64::INFINITY, 1.0, 0.0]), f64::INFINITY);
-        assert!(length([f64::NAN, 1.0, 0.0]).is_nan());
-        let mut rng = rng_from_seed(3);
-        for _ in 0..20_000 {
-            let e = (uniform01(&mut rng) * 2000.0) as i32 - 1000;
-            let v: [f64; 3] = std::array::from_fn(|_| (uniform01(&mut rng) - 0.5) * two(e));
-            let reference = v[0].hypot(v[1]).hypot(v[2]);
-            let got = length(v);
-            // Both round a few times: a few ulps apart at most.
-            assert!(
-                (got - reference).abs() <= 4.0 * f64::EPSILON * reference,
-                "{v:?}: {got:e} against {reference:e}"
-            );
         }
     }
 }

@@ -10,7 +10,8 @@
 //! where two triangles are as near, the one reached first is kept (the walk's order is fixed,
 //! so the answer is the same on every run and platform).
 
-use super::mesh::{SurfaceMesh, length, sub};
+use super::mesh::SurfaceMesh;
+use crate::geometry::vector::{length, sub};
 use crate::point::Point;
 use crate::region::bvh::{Bvh, triangle_box};
 use std::cell::Cell;

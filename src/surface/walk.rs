@@ -13,8 +13,9 @@
 //! On a flat part of the surface a walk of length `d` ends exactly `d` away (to rounding);
 //! over a fold it ends closer in space than it walked, which the front's distance test sees.
 
-use super::mesh::{SurfaceMesh, cross, dot, normalised, point_in, sub};
+use super::mesh::{SurfaceMesh, point_in};
 use crate::engine::shell::{PairedShell, ShellDraw};
+use crate::geometry::vector::{cross, dot, normalised, sub};
 use crate::limits::power_of_two;
 use crate::point::Point;
 use rand::Rng;

@@ -212,6 +212,27 @@ fn a_chunk_is_pinned() {
     );
 }
 
+/// One tiling rule for a torus: a side that tiles it but for rounding (0.3 / 0.1 is
+/// 2.9999999999999996 in floating point) counts its whole chunks, in a world and in
+/// `ChunkedBridson` alike; a side that does not tile it is refused by the world and stretched
+/// by the sampler.
+#[test]
+fn a_torus_counts_its_whole_chunks_the_same_way_everywhere() {
+    let torus = Domain::<2>::from_origin_and_extent([0.0; 2], [0.3, 0.7]).unwrap().periodic();
+    let world = World::<2>::builder(0.01, 1).with_box(torus).with_chunk_side(0.1).build().unwrap();
+    assert!((world.chunk_side()[0] - 0.1).abs() < 1e-15, "{:?}", world.chunk_side());
+    assert!((world.chunk_side()[1] - 0.1).abs() < 1e-15, "{:?}", world.chunk_side());
+    let sampler = ChunkedBridson::builder(torus, 0.01).with_chunk_side(0.1).build().unwrap();
+    assert_eq!(sampler.chunk_side(), world.chunk_side());
+    // 0.3 / 0.13 = 2.3: the world refuses it, the sampler stretches two chunks to 0.15.
+    assert!(matches!(
+        World::<2>::builder(0.01, 1).with_box(torus).with_chunk_side(0.13).build(),
+        Err(Error::TorusNotTiled { axis: 0, .. })
+    ));
+    let sampler = ChunkedBridson::builder(torus, 0.01).with_chunk_side(0.13).build().unwrap();
+    assert_eq!(sampler.chunk_side()[0], 0.15);
+}
+
 #[test]
 fn bad_settings_are_refused() {
     let min = min_chunk_side(2, 0.5);

@@ -10,10 +10,10 @@ fn modules_refer_only_down_the_layers() {
         &src,
         &[
             // Ground: points, boxes, the generator, errors, packing facts, defaults, the
-            // sampler traits, large scratch arrays.
+            // sampler traits, large scratch arrays, the shared geometry.
             &[
                 "point", "error", "limits", "rng", "domain", "packing", "choice", "defaults",
-                "sampler", "scratch",
+                "sampler", "scratch", "geometry",
             ],
             // Concepts: radius fields and regions.
             &["field", "region"],

@@ -12,12 +12,13 @@
 //! reached. docs/algorithms.md ("`SurfaceFill::Boundary`") gives the argument in full.
 
 use super::{Run, distance_squared, rounding_margin};
+use crate::geometry::vector::{cross, dot, normalised, sub};
 use crate::grid::{CellHeads, ConflictRule, ConstantRadius};
 use crate::limits::power_of_two;
 use crate::point::Point;
 use crate::rng::fraction_of;
 use crate::sampler::StopReason;
-use crate::surface::mesh::{SurfaceMesh, cross, dot, normalised, point_in, sub};
+use crate::surface::mesh::{SurfaceMesh, point_in};
 use crate::surface::points::SurfacePoints;
 use rand::Rng;
 use std::f64::consts::TAU;

@@ -5,7 +5,7 @@
 
 mod boundary;
 
-use super::mesh::{SurfaceMesh, folded, length, point_in, sub};
+use super::mesh::{SurfaceMesh, folded, point_in};
 use super::points::SurfacePoints;
 use super::radius::SurfaceDensity;
 use super::walk::{Spot, SurfaceShell, Walker};
@@ -16,6 +16,7 @@ use crate::engine::front::{self, FrontOrder, Rules, Space, Verdict};
 use crate::engine::shell::{CandidateDistance, PairedShell};
 use crate::error::Error;
 use crate::field::PairRule;
+use crate::geometry::vector::{length, sub};
 use crate::grid::{
     CellHeads, ConflictRule, ConstantRadius, FieldRule, Grid, GridLayout, StoredGrid,
     radix_sort_by_key, with_storage,
