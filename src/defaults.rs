@@ -38,6 +38,13 @@ pub const FPO_ITERATIONS: u32 = 100;
 /// Lloyd relaxation's iterations (each moves every point to its cell's centroid): 50.
 pub const LLOYD_ITERATIONS: u32 = 50;
 
+/// Gaussian blue noise's σ, in units of the mean spacing `(V/N)^(1/D)`: 0.85 (measured best;
+/// see [`GaussianBlueNoise`](crate::GaussianBlueNoise)).
+pub const GAUSSIAN_BLUE_NOISE_SIGMA: f64 = 0.85;
+
+/// Gaussian blue noise's iterations: 300.
+pub const GAUSSIAN_BLUE_NOISE_ITERATIONS: u32 = 300;
+
 /// Sample elimination's candidates per output point, M / N = 5 (Yuksel 2015).
 pub const ELIMINATION_RATIO: f64 = 5.0;
 

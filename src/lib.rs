@@ -77,7 +77,7 @@ pub mod point;
 pub mod region;
 pub mod rng;
 pub mod sampler;
-pub mod samplers;
+mod samplers;
 #[cfg(feature = "scatter")]
 pub mod scatter;
 pub(crate) mod scratch;
@@ -99,10 +99,12 @@ pub use point::Point;
 pub use region::Region;
 pub use sampler::{DynSampler, FillSampler, PointSet, Progress, Sampler, StopReason, Watch};
 pub use samplers::{
-    BestCandidate, BestCandidateBuilder, Bridson, BridsonBuilder, BridsonFill, CandidateDistance,
-    DartThrowing, DartThrowingBuilder, Fpo, FpoBuilder, FpoMove, FpoOptimizer, FrontOrder,
-    GaussianBlueNoise, GaussianBlueNoiseBuilder, Halton, HaltonBuilder, JitteredGrid,
-    JitteredGridBuilder, Lloyd, LloydBuilder, Maximal, MaximalBuilder, Pmj02, Pmj02Builder,
-    SampleElimination, SampleEliminationBuilder, Sobol, SobolBuilder, VoronoiCell, WhiteNoise,
-    WhiteNoiseBuilder,
+    BestCandidate, BestCandidateBuilder, BestCandidateOptions, Bridson, BridsonBuilder,
+    BridsonFill, BridsonOptions, CandidateDistance, DartThrowing, DartThrowingBuilder,
+    DartThrowingOptions, FillStep, Fpo, FpoBuilder, FpoMove, FpoOptimizer, FpoOptions, FrontOrder,
+    GaussianBlueNoise, GaussianBlueNoiseBuilder, GaussianBlueNoiseOptions, Halton, HaltonBuilder,
+    HaltonOptions, JitteredGrid, JitteredGridBuilder, JitteredGridOptions, Lloyd, LloydBuilder,
+    LloydOptions, Maximal, MaximalBuilder, MaximalOptions, Pmj02, Pmj02Builder, Pmj02Options,
+    SampleElimination, SampleEliminationBuilder, SampleEliminationOptions, Sobol, SobolBuilder,
+    SobolOptions, VoronoiCell, WhiteNoise, WhiteNoiseBuilder, WhiteNoiseOptions,
 };

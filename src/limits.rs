@@ -37,6 +37,16 @@ pub fn check_radius(radius: f64) -> Result<(), Error> {
     if radius.is_finite() && radius > 0.0 { Ok(()) } else { Err(Error::InvalidRadius(radius)) }
 }
 
+/// How many candidates the elimination of `n` points draws at `ratio` candidates per point:
+/// ⌈ratio · n⌉, and at least `n`. The point limit bounds this count too (see
+/// [`SampleElimination`](crate::SampleElimination)), so a caller can refuse a count before
+/// anything is allocated.
+pub fn elimination_candidates(ratio: f64, n: usize) -> usize {
+    let wanted = (ratio * n as f64).ceil();
+    // The conversion saturates: a count past usize is past every limit anyway.
+    (wanted as usize).max(n)
+}
+
 /// Checks sample elimination's candidates per output point: finite and at least 1
 /// ([`Error::InvalidParameter`]), in a box and on a surface alike.
 pub fn check_elimination_ratio(ratio: f64) -> Result<(), Error> {

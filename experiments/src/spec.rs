@@ -33,7 +33,7 @@ use crate::shapes::Setup;
 use clap::{Args, Subcommand};
 use poisson_nd::config::{Builder, Capabilities};
 use poisson_nd::error::Short;
-use poisson_nd::samplers::sample_elimination::candidate_count;
+use poisson_nd::limits::elimination_candidates;
 use poisson_nd::{
     BestCandidate, Bridson, ChunkedBridson, DartThrowing, Domain, DynSampler, Error, Fpo,
     FrontOrder, GaussianBlueNoise, GridResolution, Halton, JitteredGrid, Lloyd, Maximal, Pmj02,
@@ -195,7 +195,7 @@ impl OverLimit {
             return Some(OverLimit::Points);
         }
         let ratio = ratio?;
-        let candidates = candidate_count(ratio, n);
+        let candidates = elimination_candidates(ratio, n);
         (candidates > limit).then_some(OverLimit::Candidates { ratio, candidates })
     }
 
@@ -211,7 +211,7 @@ impl OverLimit {
                  exactly n points: raise --max-points or ask for fewer"
             ),
             OverLimit::Candidates { ratio, .. } => {
-                // The product the count is made from (`candidate_count`), so that a count past
+                // The product the count is made from (`limits::elimination_candidates`), so that a count past
                 // every count (a ratio of 1e300) shows as itself, not saturated.
                 let wanted = (ratio * n as f64).ceil();
                 format!(

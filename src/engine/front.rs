@@ -95,7 +95,7 @@ pub enum FrontOrder {
     /// Any active point, uniformly: Bridson's rule, and the order the value pins rest on.
     #[default]
     Uniform,
-    /// One of the [`RECENT_WINDOW`] newest active points, uniformly. Consecutive steps then
+    /// One of the 16 newest active points, uniformly. Consecutive steps then
     /// work in one neighbourhood, whose grid cells and points are still in the caches: about
     /// 1.3× faster in 3D at 10⁶ points and 1.05× in 2D (docs/performance.md).
     Recent,

@@ -7,8 +7,8 @@
 use crate::config::{Builder, Capabilities, Config};
 use crate::defaults;
 use crate::domain::Domain;
+pub use crate::engine::front::FrontOrder;
 use crate::engine::front::{self, Grown, Rules, Step};
-pub use crate::engine::front::{FrontOrder, RECENT_WINDOW};
 use crate::engine::scan::Scan;
 pub use crate::engine::shell::CandidateDistance;
 use crate::engine::shell::PairedShell;

@@ -13,17 +13,10 @@ use crate::samplers::white_noise::uniform_start;
 use rand::Rng;
 
 /// The kernel is cut off at this many σ: `exp(−4²/2) = exp(−8) ≈ 3.4·10^-4` of its peak.
-pub const CUTOFF_SIGMAS: f64 = 4.0;
-
-/// The default σ, in units of the mean spacing `(V/N)^(1/D)`: 0.85 (measured best; see
-/// [`GaussianBlueNoise`]).
-pub const DEFAULT_SIGMA: f64 = 0.85;
+const CUTOFF_SIGMAS: f64 = 4.0;
 
 /// The largest σ accepted, in units of the mean spacing.
-pub const MAX_SIGMA: f64 = 2.0;
-
-/// The default number of iterations: 300.
-pub const DEFAULT_ITERATIONS: u32 = 300;
+const MAX_SIGMA: f64 = 2.0;
 
 /// The first step factor τ (a point moves by `τ · Σ_j (x_i − x_j) · g_ij`, plus its
 /// momentum): 0.25, the authors' step in 2D with σ equal to the spacing.
@@ -135,7 +128,10 @@ pub struct GaussianBlueNoiseOptions {
 
 impl Default for GaussianBlueNoiseOptions {
     fn default() -> Self {
-        GaussianBlueNoiseOptions { iterations: DEFAULT_ITERATIONS, sigma: DEFAULT_SIGMA }
+        GaussianBlueNoiseOptions {
+            iterations: defaults::GAUSSIAN_BLUE_NOISE_ITERATIONS,
+            sigma: defaults::GAUSSIAN_BLUE_NOISE_SIGMA,
+        }
     }
 }
 
@@ -144,7 +140,7 @@ impl Default for GaussianBlueNoiseOptions {
 pub type GaussianBlueNoiseBuilder<const D: usize> = Builder<D, GaussianBlueNoiseOptions>;
 
 impl<const D: usize> Builder<D, GaussianBlueNoiseOptions> {
-    /// Sets the number of iterations (default [`DEFAULT_ITERATIONS`], 300): each one
+    /// Sets the number of iterations (default [`defaults::GAUSSIAN_BLUE_NOISE_ITERATIONS`], 300): each one
     /// evaluates the forces and the energy once. 0 returns the start set unchanged.
     ///
     /// ```
@@ -161,11 +157,11 @@ impl<const D: usize> Builder<D, GaussianBlueNoiseOptions> {
         self
     }
 
-    /// Sets σ in units of the mean spacing `(V/N)^(1/D)` (default [`DEFAULT_SIGMA`], 0.85).
+    /// Sets σ in units of the mean spacing `(V/N)^(1/D)` (default [`defaults::GAUSSIAN_BLUE_NOISE_SIGMA`], 0.85).
     /// Smaller kernels spread the points more evenly but grow lattice-like patches (their
     /// spectrum's peaks rise below about 0.8); larger ones cost about `σ^D` more per
     /// iteration and, from about 1, let neighbours merge into pairs. Must be finite and in
-    /// `(0, 2]` ([`MAX_SIGMA`]), checked at [`build`](Self::build).
+    /// `(0, 2]`, checked at [`build`](Self::build).
     ///
     /// ```
     /// use poisson_nd::{Domain, GaussianBlueNoise};
@@ -211,6 +207,9 @@ impl<const D: usize> Builder<D, GaussianBlueNoiseOptions> {
 }
 
 impl<const D: usize> GaussianBlueNoise<D> {
+    /// The kernel is cut off at this many σ: `exp(−4²/2) = exp(−8) ≈ 3.4·10^-4` of its peak.
+    pub const CUTOFF_SIGMAS: f64 = CUTOFF_SIGMAS;
+
     /// What Gaussian blue noise supports: a count of points, closed and periodic boxes, every
     /// dimension; no region.
     pub const CAPABILITIES: Capabilities =
@@ -226,8 +225,8 @@ impl<const D: usize> GaussianBlueNoise<D> {
     pub fn new(domain: Domain<D>) -> Self {
         GaussianBlueNoise {
             domain,
-            iterations: DEFAULT_ITERATIONS,
-            sigma: DEFAULT_SIGMA,
+            iterations: defaults::GAUSSIAN_BLUE_NOISE_ITERATIONS,
+            sigma: defaults::GAUSSIAN_BLUE_NOISE_SIGMA,
             max_points: defaults::MAX_POINTS,
         }
     }
@@ -295,7 +294,7 @@ impl<const D: usize> GaussianBlueNoise<D> {
 
     /// σ, in the domain's units, for `n` points: [`sigma`](Self::sigma) times the mean
     /// spacing (the `h` with `n = Π max(L_i / h, 1)`, which is `(V/n)^(1/D)` when every side
-    /// is at least `h`). The cutoff is [`CUTOFF_SIGMAS`] times it. `None` for `n = 0`.
+    /// is at least `h`). The cutoff is [`GaussianBlueNoise::CUTOFF_SIGMAS`] times it. `None` for `n = 0`.
     ///
     /// ```
     /// use poisson_nd::{Domain, GaussianBlueNoise};

@@ -19,7 +19,8 @@ const PRIMES: [u32; 64] = [
 ];
 
 /// The largest dimension [`Halton`] supports: one prime base per axis from a table of 64.
-pub const MAX_DIM: usize = PRIMES.len();
+pub(crate) const MAX_DIM: usize = PRIMES.len();
+const _: () = assert!(MAX_DIM == 64, "the documentation says 64 dimensions");
 
 /// The Halton sequence (Halton 1960, "On the efficiency of certain quasi-random sequences of
 /// points in evaluating multi-dimensional integrals"): the point with index `i` has, on axis
@@ -106,7 +107,7 @@ impl<const D: usize> Builder<D, HaltonOptions> {
         self
     }
 
-    /// Checks the configuration. Errors: a dimension above [`MAX_DIM`]; a point limit of 0
+    /// Checks the configuration. Errors: a dimension above 64 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension)); a point limit of 0
     /// or above 2147483647; with a region, a periodic domain, a region that misses the
     /// domain's box, or one with no point found in it.
     ///
@@ -140,13 +141,13 @@ impl<const D: usize> Builder<D, HaltonOptions> {
 }
 
 impl<const D: usize> Halton<D> {
-    /// What the Halton sequence supports: regions, any box, up to [`MAX_DIM`] dimensions
+    /// What the Halton sequence supports: regions, any box, up to 64 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension)) dimensions
     /// (the tabulated prime bases).
     pub const CAPABILITIES: Capabilities =
         Capabilities { max_dimension: MAX_DIM, ..Capabilities::COUNT_DRIVEN };
 
     /// The plain Halton sequence in `domain`, starting at index 1, with every default.
-    /// Errors when `D` is above [`MAX_DIM`] (a [`Domain`] has at least one dimension).
+    /// Errors when `D` is above 64 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension)) (a [`Domain`] has at least one dimension).
     pub fn new(domain: Domain<D>) -> Result<Self, Error> {
         Self::builder(domain).build()
     }

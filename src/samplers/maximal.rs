@@ -25,7 +25,7 @@ const AHEAD: usize = 8;
 /// slivers whose count grows steeply with D: a 6D run of a few dozen points takes about a
 /// second, a 7D one 10–36 s (measured 2026-12-01), so 7D and up are refused rather than left
 /// to run that long.
-pub const MAX_DIM: usize = 6;
+pub(crate) const MAX_DIM: usize = 6;
 
 // The refinement keeps a bit per half of a cell in one `u64`.
 const _: () = assert!(1 << MAX_DIM <= u64::BITS);
@@ -191,7 +191,7 @@ pub type MaximalBuilder<const D: usize> = Builder<D, MaximalOptions>;
 impl<const D: usize> Builder<D, MaximalOptions> {
     /// Checks the configuration and lays out the cells.
     ///
-    /// Errors: a dimension above [`MAX_DIM`]; a radius that is not finite and positive; a
+    /// Errors: a dimension above 6 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension)); a radius that is not finite and positive; a
     /// point limit of 0 or above
     /// 2147483647; a radius so small for the box that its densest packing would pass the
     /// point limit ([`Error::TooManyPoints`]); one that needs more than 2^32 − 1 cells (in
@@ -279,7 +279,7 @@ impl<const D: usize> Layout<D> {
 
 impl<const D: usize> Maximal<D> {
     /// What maximal sampling supports: a radius, regions (whose classification resolves their
-    /// boundary), closed and periodic boxes, 1D to [`MAX_DIM`]. No radius field: its
+    /// boundary), closed and periodic boxes, 1D to 6 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension)). No radius field: its
     /// saturation test retires a cell once one point's disk covers it whole, which with a
     /// radius per point would depend on the radius at every location of the cell (and on the
     /// pair rule), not on one disk; docs/algorithms.md ("Maximal Poisson-disk sampling").

@@ -1,20 +1,20 @@
-//! The samplers, one file per algorithm.
+//! The samplers, one file per algorithm; each type is public at the crate's root.
 
-pub mod best_candidate;
-pub mod bridson;
-pub mod dart_throwing;
-pub mod fpo;
-pub mod gaussian_blue_noise;
-pub mod halton;
-pub mod jittered_grid;
-pub mod lloyd;
-pub mod maximal;
-pub mod pmj02;
-pub mod sample_elimination;
+pub(crate) mod best_candidate;
+pub(crate) mod bridson;
+pub(crate) mod dart_throwing;
+pub(crate) mod fpo;
+pub(crate) mod gaussian_blue_noise;
+pub(crate) mod halton;
+pub(crate) mod jittered_grid;
+pub(crate) mod lloyd;
+pub(crate) mod maximal;
+pub(crate) mod pmj02;
+pub(crate) mod sample_elimination;
 mod sequence;
-pub mod sobol;
+pub(crate) mod sobol;
 mod sobol_directions;
-pub mod white_noise;
+pub(crate) mod white_noise;
 
 pub use best_candidate::{BestCandidate, BestCandidateBuilder, BestCandidateOptions};
 pub use bridson::{

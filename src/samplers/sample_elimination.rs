@@ -6,6 +6,7 @@ use crate::defaults::{self, MAX_POINTS};
 use crate::domain::Domain;
 use crate::error::Error;
 use crate::grid::{GridLayout, SortedCells};
+use crate::limits::elimination_candidates;
 use crate::packing::{densest_packing_fraction, unit_ball_volume};
 use crate::point::Point;
 use crate::region::shape::SamplerRegion;
@@ -26,24 +27,15 @@ const BETA: f64 = 0.65;
 /// a cell index never puts two points closer than 2·r_max two cells apart.
 const CELL_MARGIN: f64 = 1.0 + 1.0 / (1u64 << 20) as f64;
 
-/// How many candidates the elimination of `n` points draws at `ratio` candidates per point:
-/// ⌈ratio · n⌉, and at least `n`. The point limit bounds this count too (see
-/// [`SampleElimination`]), so a caller can refuse a count before anything is allocated.
-pub fn candidate_count(ratio: f64, n: usize) -> usize {
-    let wanted = (ratio * n as f64).ceil();
-    // The conversion saturates: a count past usize is past every limit anyway.
-    (wanted as usize).max(n)
-}
-
 /// The points a run asked for `n` makes when everything it holds, its candidates included,
 /// stays within `max_points`: `n`, or the most whose candidates fit, with
 /// [`StopReason::PointLimit`].
 pub(crate) fn count_within(ratio: f64, n: usize, max_points: usize) -> (usize, StopReason) {
-    if candidate_count(ratio, n) <= max_points {
+    if elimination_candidates(ratio, n) <= max_points {
         return (n, StopReason::TargetReached);
     }
     let mut count = ((max_points as f64 / ratio) as usize).min(n);
-    while count > 0 && candidate_count(ratio, count) > max_points {
+    while count > 0 && elimination_candidates(ratio, count) > max_points {
         count -= 1;
     }
     (count, StopReason::PointLimit)
@@ -223,9 +215,9 @@ impl<const D: usize> SampleElimination<D> {
     }
 
     /// How many candidates `n` points are eliminated from: ⌈ratio · n⌉, at least `n`
-    /// ([`candidate_count`]).
+    /// ([`limits::elimination_candidates`](crate::limits::elimination_candidates)).
     pub fn candidates(&self, n: usize) -> usize {
-        candidate_count(self.ratio, n)
+        elimination_candidates(self.ratio, n)
     }
 
     /// Candidates per output point.
@@ -253,7 +245,7 @@ impl<const D: usize> Sampler<D> for SampleElimination<D> {
         if count == 0 {
             return PointSet::new(Vec::new(), self.domain, stop, 0);
         }
-        let m = candidate_count(self.ratio, count);
+        let m = elimination_candidates(self.ratio, count);
         // Where the candidates come from: the box, or the region (by rejection), with the
         // volume r_max is computed for and the box the neighbour grid covers.
         let (candidates, volume, grid_box, draws) = match &self.region {

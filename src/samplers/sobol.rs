@@ -12,7 +12,8 @@ use rand::Rng;
 
 /// The largest dimension [`Sobol`] supports: axis 0 and the 1023 axes of the tabulated
 /// Joe–Kuo direction numbers.
-pub const MAX_DIM: usize = POLYNOMIALS.len() + 1;
+pub(crate) const MAX_DIM: usize = POLYNOMIALS.len() + 1;
+const _: () = assert!(MAX_DIM == 1024, "the documentation says 1024 dimensions");
 
 /// The Sobol sequence (Sobol' 1967) with the direction numbers of Joe and Kuo (2008,
 /// "Constructing Sobol sequences with better two-dimensional projections", the table
@@ -100,7 +101,7 @@ impl<const D: usize> Builder<D, SobolOptions> {
         self
     }
 
-    /// Checks the configuration. Errors: a dimension above [`MAX_DIM`]; a point limit of 0
+    /// Checks the configuration. Errors: a dimension above 1024 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension)); a point limit of 0
     /// or above 2147483647; with a region, a periodic domain, a region that misses the
     /// domain's box, or one with no point found in it.
     pub fn build(self) -> Result<Sobol<D>, Error> {
@@ -123,12 +124,12 @@ impl<const D: usize> Builder<D, SobolOptions> {
 }
 
 impl<const D: usize> Sobol<D> {
-    /// What the Sobol sequence supports: regions, any box, up to [`MAX_DIM`] dimensions.
+    /// What the Sobol sequence supports: regions, any box, up to 1024 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension)) dimensions.
     pub const CAPABILITIES: Capabilities =
         Capabilities { max_dimension: MAX_DIM, ..Capabilities::COUNT_DRIVEN };
 
     /// The plain Sobol sequence in `domain`, from index 0, with every default. Errors when
-    /// `D` is above [`MAX_DIM`].
+    /// `D` is above 1024 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension)).
     pub fn new(domain: Domain<D>) -> Result<Self, Error> {
         Self::builder(domain).build()
     }
@@ -158,7 +159,7 @@ impl<const D: usize> Sobol<D> {
     }
 }
 
-/// The 64 direction numbers of `axis` (below [`MAX_DIM`]), as 64-bit binary fractions:
+/// The 64 direction numbers of `axis` (below 1024 ([`Capabilities::max_dimension`](crate::Capabilities::max_dimension))), as 64-bit binary fractions:
 /// entry `k` is the one index bit `k` contributes.
 pub(crate) fn direction_numbers(axis: usize) -> [u64; 64] {
     let mut v = [0u64; 64];

@@ -5,8 +5,9 @@ use super::points::SurfacePoints;
 use crate::config::check_point_limit;
 use crate::defaults::{ELIMINATION_RATIO, MAX_POINTS};
 use crate::error::Error;
+use crate::limits::elimination_candidates;
 use crate::rng::rng_from_seed;
-use crate::samplers::sample_elimination::{Elimination, candidate_count, count_within};
+use crate::samplers::sample_elimination::{Elimination, count_within};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -80,9 +81,9 @@ impl SurfaceElimination {
     }
 
     /// How many candidates `n` points are eliminated from: ⌈ratio · n⌉, at least `n`
-    /// ([`candidate_count`]). Each takes about 100 bytes at the peak of a run.
+    /// ([`elimination_candidates`]). Each takes about 100 bytes at the peak of a run.
     pub fn candidates(&self, n: usize) -> usize {
-        candidate_count(self.ratio, n)
+        elimination_candidates(self.ratio, n)
     }
 
     /// Candidates per output point.
@@ -107,7 +108,7 @@ impl SurfaceElimination {
         if count == 0 {
             return SurfacePoints::at(mesh, Vec::new(), stop, 0);
         }
-        let m = candidate_count(self.ratio, count);
+        let m = elimination_candidates(self.ratio, count);
         let (drawn, candidates) = mesh.random_points(m, rng);
         let elimination = Elimination {
             grid_box: *mesh.margin_box(),

@@ -2,8 +2,8 @@
 //! points; given points and seeds are kept where they are, and the minimum distance holds
 //! for the whole set (brute force).
 
+use poisson_nd::FillStep;
 use poisson_nd::rng::rng_from_seed;
-use poisson_nd::samplers::bridson::FillStep;
 use poisson_nd::{Bridson, Domain, FillSampler, Point, StopReason};
 use testkit::domains::{awkward_box, radius_for_about};
 use testkit::oracle::close_pair;

@@ -2,7 +2,6 @@
 //! boxes that are not cubes), bit-identical reruns, the energy against a brute-force oracle
 //! and its descent, spectral quality against white noise and Bridson, hostile input.
 
-use poisson_nd::samplers::gaussian_blue_noise::CUTOFF_SIGMAS;
 use poisson_nd::{
     Bridson, Domain, Error, FillSampler, GaussianBlueNoise, Point, Sampler, StopReason, WhiteNoise,
 };
@@ -13,8 +12,9 @@ use testkit::domains::awkward_box;
 /// closed box `x_j`, `−x_j` and `2L − x_j` per axis (box-relative), and each point's own
 /// mirror images. The kernel is `exp(−r²/2σ²) − exp(−c²/2σ²)` for `r < c = 4σ`.
 fn brute_energy<const D: usize>(domain: &Domain<D>, points: &[Point<D>], sigma: f64) -> f64 {
-    let reach = CUTOFF_SIGMAS * sigma;
-    let floor = (-0.5 * CUTOFF_SIGMAS * CUTOFF_SIGMAS).exp();
+    let cutoff = GaussianBlueNoise::<D>::CUTOFF_SIGMAS;
+    let reach = cutoff * sigma;
+    let floor = (-0.5 * cutoff * cutoff).exp();
     let (origin, extent) = (domain.origin(), domain.extent());
     let mut energy = 0.0;
     for (i, p) in points.iter().enumerate() {

@@ -150,10 +150,10 @@ mod radius_fields {
     //! misbehaves while sampling stops the run with a stop reason and the error, never a
     //! violated distance.
 
+    use poisson_nd::FillStep;
     use poisson_nd::field::{
         ConstantField, DensityField, DensityMapping, FnField, GriddedField, PairRule, RadiusField,
     };
-    use poisson_nd::samplers::bridson::FillStep;
     use poisson_nd::{
         Bridson, DartThrowing, Domain, Error, FillSampler, GridResolution, Point, PointSet,
         StopReason,

@@ -438,7 +438,7 @@ fn invalid_configurations_are_errors() {
         assert!(Maximal::new(unit, r).is_err(), "r = {r}");
     }
     assert!(Maximal::new(unit, 1e-6).is_err(), "past the default point limit");
-    // Above 6D the sampler is refused whatever the radius (poisson_nd::samplers::maximal::MAX_DIM).
+    // Above 6D the sampler is refused whatever the radius (`Maximal::CAPABILITIES.max_dimension`).
     let big = Domain::<7>::unit();
     let error = Maximal::new(big, 0.5).expect_err("7D is refused").to_string();
     assert!(error.starts_with("dimension (maximal) must be at most 6"), "{error}");

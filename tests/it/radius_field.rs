@@ -366,9 +366,8 @@ fn a_field_run_taken_in_steps_equals_one_taken_at_once() {
     let mut rng = rng_from_seed(3);
     assert!(fill.add_random(&mut rng));
     assert_eq!(fill.run_until(30, &mut rng), StopReason::TargetReached);
-    while let poisson_nd::samplers::bridson::FillStep::Added(_)
-    | poisson_nd::samplers::bridson::FillStep::Retired = fill.step(&mut rng)
-    {}
+    while let poisson_nd::FillStep::Added(_) | poisson_nd::FillStep::Retired = fill.step(&mut rng) {
+    }
     assert_eq!(fill.radii().map(<[f64]>::len), Some(fill.len()));
     let stepped = fill.into_point_set();
     assert_eq!(stepped.points, whole.points);

@@ -247,7 +247,7 @@ fn a_region_run_in_steps_equals_one_at_once() {
             break;
         }
     }
-    while !matches!(fill.step(&mut rng), poisson_nd::samplers::FillStep::Exhausted) {}
+    while !matches!(fill.step(&mut rng), poisson_nd::FillStep::Exhausted) {}
     assert_eq!(fill.points(), &at_once.points[..]);
 }
 
