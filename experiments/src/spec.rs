@@ -211,8 +211,9 @@ impl OverLimit {
                  exactly n points: raise --max-points or ask for fewer"
             ),
             OverLimit::Candidates { ratio, .. } => {
-                // The product the count is made from (`limits::elimination_candidates`), so that a count past
-                // every count (a ratio of 1e300) shows as itself, not saturated.
+                // The product the count is made from (`limits::elimination_candidates`), so
+                // that a count past every count (a ratio of 1e300) shows as itself, not
+                // saturated.
                 let wanted = (ratio * n as f64).ceil();
                 format!(
                     "--n {n} draws {} candidates at --ratio {}, more than the point limit of \

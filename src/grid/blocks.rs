@@ -1,7 +1,8 @@
 //! The 3^D blocks of cells around a cell, and their walks: the keys of a block row by row, for
 //! the queries that read a whole neighbourhood in the layout's walk order.
 
-/// The 3^D block of cells around a cell ([`GridLayout::block_around`](super::GridLayout::block_around)): per axis the key
+/// The 3^D block of cells around a cell
+/// ([`GridLayout::block_around`](super::GridLayout::block_around)): per axis the key
 /// contributions of the cell, the one below and the one above (how many are distinct).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Block<const D: usize> {

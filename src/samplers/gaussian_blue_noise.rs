@@ -12,9 +12,6 @@ use crate::sampler::{PointSet, Sampler, StopReason};
 use crate::samplers::white_noise::uniform_start;
 use rand::Rng;
 
-/// The kernel is cut off at this many σ: `exp(−4²/2) = exp(−8) ≈ 3.4·10^-4` of its peak.
-const CUTOFF_SIGMAS: f64 = 4.0;
-
 /// The largest σ accepted, in units of the mean spacing.
 const MAX_SIGMA: f64 = 2.0;
 
@@ -208,7 +205,7 @@ impl<const D: usize> Builder<D, GaussianBlueNoiseOptions> {
 
 impl<const D: usize> GaussianBlueNoise<D> {
     /// The kernel is cut off at this many σ: `exp(−4²/2) = exp(−8) ≈ 3.4·10^-4` of its peak.
-    pub const CUTOFF_SIGMAS: f64 = CUTOFF_SIGMAS;
+    pub const CUTOFF_SIGMAS: f64 = 4.0;
 
     /// What Gaussian blue noise supports: a count of points, closed and periodic boxes, every
     /// dimension; no region.
@@ -294,7 +291,8 @@ impl<const D: usize> GaussianBlueNoise<D> {
 
     /// σ, in the domain's units, for `n` points: [`sigma`](Self::sigma) times the mean
     /// spacing (the `h` with `n = Π max(L_i / h, 1)`, which is `(V/n)^(1/D)` when every side
-    /// is at least `h`). The cutoff is [`GaussianBlueNoise::CUTOFF_SIGMAS`] times it. `None` for `n = 0`.
+    /// is at least `h`). The cutoff is [`CUTOFF_SIGMAS`](Self::CUTOFF_SIGMAS) times it. `None`
+    /// for `n = 0`.
     ///
     /// ```
     /// use poisson_nd::{Domain, GaussianBlueNoise};
@@ -529,7 +527,8 @@ struct Space<const D: usize> {
 impl<const D: usize> Space<D> {
     fn new(sides: &[f64; D], periodic: bool, sigma_in_spacings: f64, n: usize) -> Self {
         let sigma = sigma_in_spacings * mean_spacing(sides, n);
-        let reach = CUTOFF_SIGMAS * sigma;
+        let cutoff = GaussianBlueNoise::<D>::CUTOFF_SIGMAS;
+        let reach = cutoff * sigma;
         let domain = normalised_domain(sides, periodic);
         // Cells of side at least c/2 (the 5^D cells around a point's hold every point within
         // c), at most about as many as points.
@@ -553,7 +552,7 @@ impl<const D: usize> Space<D> {
             exponent: -0.5 / (sigma * sigma),
             reach,
             reach_squared: reach * reach,
-            floor: (-0.5 * CUTOFF_SIGMAS * CUTOFF_SIGMAS).exp(),
+            floor: (-0.5 * cutoff * cutoff).exp(),
             sigma,
             layout,
             all_pairs,

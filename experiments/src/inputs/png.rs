@@ -71,18 +71,12 @@ pub fn decode_png(bytes: &[u8], name: &str) -> Result<Raster, InputError> {
     // claim a huge picture. Read from the header itself where it is one (the decoder's own
     // reading of it refuses the largest sizes as a memory limit, which is no help to a
     // reader of the message).
-    let mut reader = match stated_size(bytes) {
-        Some((width, height)) => {
-            refuse_large(width, height, name)?;
-            decoder.read_info().map_err(undecodable)?
-        }
-        None => {
-            let reader = decoder.read_info().map_err(undecodable)?;
-            let (width, height) = reader.info().size();
-            refuse_large(width, height, name)?;
-            reader
-        }
-    };
+    if let Some((width, height)) = stated_size(bytes) {
+        refuse_large(width, height, name)?;
+    }
+    let mut reader = decoder.read_info().map_err(undecodable)?;
+    let (width, height) = reader.info().size();
+    refuse_large(width, height, name)?;
     let size = reader.output_buffer_size().ok_or_else(|| {
         InputError::invalid(name, "the picture's size overflows the address space".to_string())
     })?;

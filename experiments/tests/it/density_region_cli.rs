@@ -5,6 +5,7 @@
 //! code 2 and no file left behind.
 
 use crate::experiments_text as run;
+use crate::pictures::write_grey8;
 use experiments::io::{PointFormat, read_points};
 use experiments::metrics::{NeighbourIndex, PairRule, varying_radius_stats};
 use poisson_nd::region::{Mask, Mesh, Polygons, Voxels};
@@ -46,11 +47,6 @@ fn write_npy(path: &Path, shape: &[usize], values: &[f64]) {
         bytes.extend_from_slice(&v.to_le_bytes());
     }
     std::fs::write(path, bytes).unwrap();
-}
-
-/// An 8-bit grey PNG of `width × height` from `grey(column, row)` (row 0 at the top).
-fn write_png(path: &Path, width: u32, height: u32, grey: impl Fn(u32, u32) -> u8) {
-    std::fs::write(path, crate::pictures::grey8(width, height, grey)).unwrap();
 }
 
 /// Points and their radius column, read back from `path`.
@@ -200,7 +196,7 @@ fn a_png_density_run_keeps_every_pair_rule_and_writes_radii() {
     let dir = tempfile::tempdir().unwrap();
     let map = dir.path().join("map.png");
     // Dense on the right (white), sparse on the left.
-    write_png(&map, 32, 16, |i, _| (i * 255 / 31) as u8);
+    write_grey8(&map, 32, 16, |i, _| (i * 255 / 31) as u8);
     for (rule, lib) in [("max", PairRule::Max), ("min", PairRule::Min), ("mean", PairRule::Mean)] {
         let out = dir.path().join(format!("{rule}.csv"));
         ok(&[
@@ -324,7 +320,7 @@ fn regions_of_every_kind_with_every_sampler_keep_points_inside() {
         let (x, y) = (i as f64 - 31.5, j as f64 - 31.5);
         if x * x + y * y < 24.0 * 24.0 { 255 } else { 0 }
     };
-    write_png(&mask, 64, 64, disc);
+    write_grey8(&mask, 64, 64, disc);
     let rows: Vec<Vec<f64>> =
         (0..64).map(|j| (0..64).map(|i| f64::from(disc(i, j)) / 255.0).collect()).collect();
     let library_mask = Mask::from_grey_rows(&rows, [0.0, 0.0], [1.0, 1.0]).unwrap();
@@ -515,7 +511,7 @@ fn analyze_density_follow_under_the_inverse_mapping() {
     let dir = tempfile::tempdir().unwrap();
     let map = dir.path().join("ramp.png");
     // Density from 0.25 (left) to 1 (right), in steps of a pixel.
-    write_png(&map, 16, 4, |i, _| (64 + i * 191 / 15) as u8);
+    write_grey8(&map, 16, 4, |i, _| (64 + i * 191 / 15) as u8);
     let out = dir.path().join("pts.csv");
     let flags = ["--density", s(&map), "--rmin", "0.012", "--rmax", "0.05", "--mapping", "inverse"];
     let mut args = vec!["sample", "bridson", "--seed", "11", "--out", s(&out)];
@@ -548,7 +544,7 @@ fn analyze_density_follow_under_the_inverse_mapping() {
     assert!(mean < 0.5 * sampling, "mean |relative error| {mean}, sampling error {sampling}");
     // The same set against a uniform map is far off: the check can fail.
     let flat = dir.path().join("flat.png");
-    write_png(&flat, 2, 2, |_, _| 255);
+    write_grey8(&flat, 2, 2, |_, _| 255);
     let at = args.len() - 7;
     args[at] = s(&flat);
     let value: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
@@ -571,7 +567,7 @@ fn every_error_is_one_line_and_leaves_no_file() {
     let out = d.join("out.csv");
     let o = s(&out);
     let map = d.join("map.png");
-    write_png(&map, 4, 4, |i, _| (i * 60) as u8);
+    write_grey8(&map, 4, 4, |i, _| (i * 60) as u8);
     let m = s(&map);
     let missing = d.join("missing.png");
     let garbage = d.join("garbage.png");
@@ -588,7 +584,7 @@ fn every_error_is_one_line_and_leaves_no_file() {
     std::fs::write(&bad_geojson, r#"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0]]]}"#)
         .unwrap();
     let black = d.join("black.png");
-    write_png(&black, 4, 4, |_, _| 0);
+    write_grey8(&black, 4, 4, |_, _| 0);
     let open = d.join("open.obj");
     std::fs::write(&open, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 3 4\n")
         .unwrap();

@@ -23,6 +23,16 @@ pub(crate) fn grey8(width: u32, height: u32, grey: impl Fn(u32, u32) -> u8) -> V
     png8(width, height, ColorType::Grayscale, &samples)
 }
 
+/// Writes [`grey8`]'s picture to `path`.
+pub(crate) fn write_grey8(
+    path: &std::path::Path,
+    width: u32,
+    height: u32,
+    grey: impl Fn(u32, u32) -> u8,
+) {
+    std::fs::write(path, grey8(width, height, grey)).unwrap();
+}
+
 fn encode(width: u32, height: u32, color: ColorType, depth: BitDepth, samples: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, width, height);

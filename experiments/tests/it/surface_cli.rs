@@ -231,8 +231,7 @@ fn a_density_texture_varies_the_radius_through_the_uvs() {
     torus_obj(&mesh_path, 48, 24);
     let texture = dir.path().join("density.png");
     // Dense (white) on the left half of the UV square, sparse (black) on the right.
-    std::fs::write(&texture, crate::pictures::grey8(16, 4, |i, _| if i < 8 { 255 } else { 0 }))
-        .unwrap();
+    crate::pictures::write_grey8(&texture, 16, 4, |i, _| if i < 8 { 255 } else { 0 });
     let out = dir.path().join("dense.csv");
     ok(&[
         "sample",
@@ -277,7 +276,7 @@ fn bad_input_is_one_line_and_no_file() {
     let square = dir.path().join("square.stl");
     square_stl(&square);
     let png = dir.path().join("d.png");
-    std::fs::write(&png, crate::pictures::grey8(2, 2, |_, _| 9)).unwrap();
+    crate::pictures::write_grey8(&png, 2, 2, |_, _| 9);
     let nan = dir.path().join("nan.obj");
     std::fs::write(&nan, "v 0 0 0\nv 1 nan 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     let far = dir.path().join("far.obj");
